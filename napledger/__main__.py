@@ -1,0 +1,3 @@
+from napledger.cli import main
+
+main()
