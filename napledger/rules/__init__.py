@@ -1,0 +1,17 @@
+"""Pure rules: the variant model, presets, loading and scoring. No I/O beyond reading TOML."""
+
+from napledger.rules.load import list_presets, load_preset, load_rules, rules_from_dict
+from napledger.rules.model import Bid, Rules, Settings
+from napledger.rules.scoring import Deal, score_deal
+
+__all__ = [
+    "Bid",
+    "Deal",
+    "Rules",
+    "Settings",
+    "list_presets",
+    "load_preset",
+    "load_rules",
+    "rules_from_dict",
+    "score_deal",
+]

@@ -1,0 +1,259 @@
+"""Reading rule files (TOML) into `Rules`, validating everything on the way in.
+
+A session stores `rules_to_dict(rules)` as its frozen snapshot and rebuilds it with
+`rules_from_dict`, so editing a rule file later never changes an old session's money.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, replace
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from napledger.errors import RuleError
+from napledger.rules.model import Bid, Rules, Settings, fold
+
+# Settings every variant has, with the defaults a house rule file gets when it is silent.
+BOOL_SETTINGS = ("pool", "pool_fail_doubles")
+CHIP_SETTINGS = ("pool_ante", "dealer_ante", "peep_fee", "purchase_fee")
+SETTING_DEFAULTS: dict[str, Any] = {
+    "dealer_sits_out_from": None,
+    "pool": False,
+    "pool_ante": 1,
+    "pool_fail_doubles": False,
+    "dealer_ante": 0,
+    "peep_fee": 1,
+    "purchase_fee": 1,
+}
+TOP_KEYS = {"name", "title", "description", "min_players", "max_players", "hand_size", "pack"}
+BID_KEYS = {"name", "tricks", "win", "lose", "misere", "aliases", "toggle", "pot_bid", "fail_pot"}
+TRUE_WORDS = {"on", "true", "yes", "1"}
+FALSE_WORDS = {"off", "false", "no", "0"}
+MAX_CHIPS = 1_000_000  # a stake beyond this is a typo, and keeps sums far from overflow
+TOGGLE_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+def list_presets() -> list[str]:
+    folder = resources.files("napledger.rules") / "presets"
+    return sorted(
+        p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml")
+    )
+
+
+def load_preset(name: str) -> Rules:
+    if name not in list_presets():
+        known = ", ".join(list_presets())
+        raise RuleError(f"unknown variant {name!r}; the presets are {known}, or give a .toml file")
+    text = (resources.files("napledger.rules") / "presets" / f"{name}.toml").read_text("utf-8")
+    return parse_rules(text, source=f"preset {name}")
+
+
+def load_rules(variant: str) -> Rules:
+    """A preset by name, or a table's own rule file by path."""
+    if variant.endswith(".toml") or "/" in variant or "\\" in variant:
+        path = Path(variant)
+        try:
+            text = path.read_text("utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            reason = getattr(exc, "strerror", None) or str(exc)
+            raise RuleError(f"cannot read rule file {variant}: {reason}") from None
+        return parse_rules(text, source=f"rule file {variant}")
+    return load_preset(variant)
+
+
+def parse_rules(text: str, source: str = "rule file") -> Rules:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise RuleError(f"{source} is not valid TOML: {exc}") from None
+    return rules_from_dict(data, source)
+
+
+def rules_to_dict(rules: Rules) -> dict[str, Any]:
+    data = {k: getattr(rules, k) for k in sorted(TOP_KEYS)}
+    settings = asdict(rules.settings)
+    toggles = dict(settings.pop("toggles"))
+    data["settings"] = {**settings, **toggles}
+    data["bids"] = [
+        {k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(b).items() if v is not None}
+        for b in rules.bids
+    ]
+    return data
+
+
+def rules_from_dict(data: Mapping[str, Any], source: str = "rules") -> Rules:
+    if not isinstance(data, Mapping):
+        raise RuleError(f"{source}: expected a table of rules")
+    _no_unknown(data, TOP_KEYS | {"settings", "bids"}, source)
+    name = _text(data, "name", source)
+    hand_size = _whole(data, "hand_size", source, low=1, high=13)
+    min_players = _whole(data, "min_players", source, low=2, high=10)
+    max_players = _whole(data, "max_players", source, low=min_players, high=10)
+    pack = _whole(data, "pack", source, low=1, high=104, default=52)
+    if max_players * hand_size > pack:
+        raise RuleError(
+            f"{source}: {max_players} players of {hand_size} cards need more than a {pack}-card pack"
+        )
+    raw_bids = data.get("bids")
+    if not isinstance(raw_bids, list) or not raw_bids:
+        raise RuleError(f"{source}: needs at least one [[bids]] entry")
+    bids = tuple(_bid(b, f"{source}: bids[{i + 1}]", hand_size) for i, b in enumerate(raw_bids))
+    _check_ladder(bids, source)
+    settings = _settings(data.get("settings", {}), bids, source)
+    return Rules(
+        name=name,
+        title=_text(data, "title", source, default=name),
+        description=_text(data, "description", source, default=""),
+        min_players=min_players,
+        max_players=max_players,
+        hand_size=hand_size,
+        pack=pack,
+        bids=bids,
+        settings=settings,
+    )
+
+
+def with_overrides(rules: Rules, pairs: Iterable[str]) -> Rules:
+    """Apply `--rule KEY=VALUE` settings; unknown keys and bad values are errors."""
+    values = rules_to_dict(rules)["settings"]
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        key = key.strip().replace("-", "_")
+        if not sep or not key:
+            raise RuleError(f"--rule wants KEY=VALUE, not {pair!r}")
+        if key not in values:
+            raise RuleError(f"unknown rule {key!r}; the rules are: {', '.join(sorted(values))}")
+        values[key] = _parse_value(key, value.strip())
+    return replace(rules, settings=_settings(values, rules.bids, "--rule"))
+
+
+def _parse_value(key: str, value: str) -> Any:
+    word = value.casefold()
+    if key == "dealer_sits_out_from" and word in FALSE_WORDS - {"0"} | {"never"}:
+        return None
+    if key in CHIP_SETTINGS or key == "dealer_sits_out_from":
+        if not re.fullmatch(r"\d+", value):
+            raise RuleError(f"rule {key} wants a whole number of chips, not {value!r}")
+        return int(value)
+    if word in TRUE_WORDS:
+        return True
+    if word in FALSE_WORDS:
+        return False
+    raise RuleError(f"rule {key} is on or off, not {value!r}")
+
+
+def _settings(raw: Any, bids: tuple[Bid, ...], source: str) -> Settings:
+    if not isinstance(raw, Mapping):
+        raise RuleError(f"{source}: [settings] must be a table")
+    toggles = sorted({b.toggle for b in bids if b.toggle})
+    _no_unknown(raw, set(SETTING_DEFAULTS) | set(toggles), f"{source}: [settings]")
+    values = {**SETTING_DEFAULTS, **{t: True for t in toggles}, **raw}
+    where = f"{source}: setting"
+    for key in BOOL_SETTINGS + tuple(toggles):
+        _boolean(values, key, where)
+    for key in CHIP_SETTINGS:
+        _whole(values, key, where, low=0, high=MAX_CHIPS)
+    sits_out = values["dealer_sits_out_from"]
+    if sits_out is False:
+        sits_out = None
+    if sits_out is not None:
+        sits_out = _whole(values, "dealer_sits_out_from", where, low=2, high=11)
+    return Settings(
+        dealer_sits_out_from=sits_out,
+        pool=values["pool"],
+        pool_ante=values["pool_ante"],
+        pool_fail_doubles=values["pool_fail_doubles"],
+        dealer_ante=values["dealer_ante"],
+        peep_fee=values["peep_fee"],
+        purchase_fee=values["purchase_fee"],
+        toggles=tuple((t, values[t]) for t in toggles),
+    )
+
+
+def _bid(raw: Any, where: str, hand_size: int) -> Bid:
+    if not isinstance(raw, Mapping):
+        raise RuleError(f"{where} must be a table")
+    _no_unknown(raw, BID_KEYS, where)
+    name = _text(raw, "name", where)
+    if name.isdigit() or fold(name) == "pot":
+        raise RuleError(f"{where}: {name!r} cannot be a bid's name")
+    misere = _boolean(raw, "misere", where, default=False)
+    tricks = _whole(raw, "tricks", where, low=0 if misere else 1, high=hand_size, default=0)
+    if misere and tricks:
+        raise RuleError(f"{where}: a misère bid takes no tricks, so it has no tricks value")
+    aliases = raw.get("aliases", [])
+    if not isinstance(aliases, list) or not all(isinstance(a, str) and a.strip() for a in aliases):
+        raise RuleError(f"{where}: aliases must be a list of words")
+    toggle = raw.get("toggle")
+    if toggle is not None and (
+        not isinstance(toggle, str) or not TOGGLE_RE.match(toggle) or toggle in SETTING_DEFAULTS
+    ):
+        raise RuleError(f"{where}: toggle must be a new lower-case rule key, not {toggle!r}")
+    return Bid(
+        name=name,
+        tricks=tricks,
+        win=_whole(raw, "win", where, low=0, high=MAX_CHIPS),
+        lose=_whole(raw, "lose", where, low=0, high=MAX_CHIPS),
+        misere=misere,
+        aliases=tuple(a.strip() for a in aliases),
+        toggle=toggle,
+        pot_bid=_boolean(raw, "pot_bid", where, default=False),
+        fail_pot=_whole(raw, "fail_pot", where, low=0, high=MAX_CHIPS, default=0),
+    )
+
+
+def _check_ladder(bids: tuple[Bid, ...], source: str) -> None:
+    seen: dict[str, str] = {}
+    for bid in bids:
+        for word in (bid.name, *bid.aliases):
+            key = fold(word)
+            if key in seen and seen[key] != bid.name:
+                raise RuleError(f"{source}: {word!r} names both {seen[key]} and {bid.name}")
+            seen[key] = bid.name
+    trick_bids = [b for b in bids if not b.misere]
+    for lower, higher in itertools.pairwise(trick_bids):
+        if higher.tricks < lower.tricks:
+            raise RuleError(
+                f"{source}: bids go lowest to highest, but {higher.name} ({higher.tricks} tricks) "
+                f"comes after {lower.name} ({lower.tricks} tricks)"
+            )
+
+
+def _no_unknown(raw: Mapping[str, Any], known: set[str], where: str) -> None:
+    unknown = sorted(set(raw) - known)
+    if unknown:
+        raise RuleError(
+            f"{where}: unknown key {unknown[0]!r}; known keys: {', '.join(sorted(known))}"
+        )
+
+
+def _text(raw: Mapping[str, Any], key: str, where: str, default: str | None = None) -> str:
+    value = raw.get(key, default)
+    if not isinstance(value, str) or (default is None and not value.strip()):
+        raise RuleError(f"{where}: {key} must be some text")
+    return value.strip()
+
+
+def _whole(
+    raw: Mapping[str, Any], key: str, where: str, low: int, high: int, default: int | None = None
+) -> int:
+    value = raw.get(key, default)
+    if value is None:
+        raise RuleError(f"{where}: {key} is missing")
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RuleError(f"{where}: {key} must be a whole number (chips are whole), not {value!r}")
+    if not low <= value <= high:
+        raise RuleError(f"{where}: {key} must be from {low} to {high}, not {value}")
+    return value
+
+
+def _boolean(raw: Mapping[str, Any], key: str, where: str, default: bool | None = None) -> bool:
+    value = raw.get(key, default)
+    if not isinstance(value, bool):
+        raise RuleError(f"{where}: {key} must be true or false, not {value!r}")
+    return value

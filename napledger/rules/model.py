@@ -1,0 +1,101 @@
+"""The variant model: a stake table and the table's settings, as frozen data.
+
+Presets and house rules are both just `Rules`; nothing here knows a preset's name.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass, field
+
+from napledger.errors import DealError
+
+
+def fold(text: str) -> str:
+    """Lower-case without accents, so `Blücher`, `blucher` and `BLUCHER` match."""
+    decomposed = unicodedata.normalize("NFKD", text.strip().casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+@dataclass(frozen=True)
+class Bid:
+    name: str
+    tricks: int  # tricks the bidder needs; 0 for misère, which must take none
+    win: int  # chips from each opponent when made
+    lose: int  # chips to each opponent when failed
+    misere: bool = False
+    aliases: tuple[str, ...] = ()
+    toggle: str | None = None  # the rule key that turns this bid on or off
+    pot_bid: bool = False  # made: takes the pot; failed (pool_fail_doubles): doubles it
+    fail_pot: int = 0  # chips a failed bidder also pays into the pot
+
+    def made_with(self, tricks: int) -> bool:
+        return tricks == 0 if self.misere else tricks >= self.tricks
+
+
+@dataclass(frozen=True)
+class Settings:
+    dealer_sits_out_from: int | None  # None: the dealer always takes cards
+    pool: bool
+    pool_ante: int
+    pool_fail_doubles: bool
+    dealer_ante: int
+    peep_fee: int
+    purchase_fee: int
+    toggles: tuple[tuple[str, bool], ...] = ()  # bid switches, e.g. ("two", False)
+
+    def toggle(self, key: str) -> bool:
+        return dict(self.toggles)[key]
+
+
+@dataclass(frozen=True)
+class Rules:
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    hand_size: int
+    pack: int
+    bids: tuple[Bid, ...]  # lowest to highest
+    settings: Settings
+    description: str = ""
+    _index: dict[str, Bid] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        index: dict[str, Bid] = {}
+        for bid in self.bids:
+            for word in (bid.name, *bid.aliases):
+                index.setdefault(fold(word), bid)
+        self._index.update(index)
+
+    def enabled(self, bid: Bid) -> bool:
+        return bid.toggle is None or self.settings.toggle(bid.toggle)
+
+    @property
+    def enabled_bids(self) -> tuple[Bid, ...]:
+        return tuple(b for b in self.bids if self.enabled(b))
+
+    def bid(self, text: str) -> Bid:
+        """The bid a player typed: a name, an alias, or a number of tricks."""
+        key = fold(text)
+        found = self._index.get(key)
+        if found is None and key.isdigit():
+            # A number means the plainest bid for that many tricks (5 is nap, not blücher).
+            found = next(
+                (b for b in self.enabled_bids if not b.misere and b.tricks == int(key)), None
+            )
+        if found is None:
+            names = ", ".join(b.name for b in self.enabled_bids)
+            raise DealError(f"unknown bid {text!r} in {self.name}; the bids are: {names}")
+        if not self.enabled(found):
+            raise DealError(
+                f"the bid {found.name} is off in this session "
+                f"(start a session with --rule {found.toggle}=on to allow it)"
+            )
+        return found
+
+    def dealt_in(self, seated: tuple[str, ...], dealer: str) -> tuple[str, ...]:
+        sits_out = self.settings.dealer_sits_out_from
+        if sits_out is not None and len(seated) >= sits_out:
+            return tuple(p for p in seated if p != dealer)
+        return seated

@@ -1,0 +1,166 @@
+"""Scoring one deal: a pure function from the deal's record to transfers between accounts."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from napledger.errors import DealError
+from napledger.ledger import POT, Transfer, postings
+from napledger.rules.model import Rules
+
+
+@dataclass(frozen=True)
+class Deal:
+    """What happened at the table in one deal, exactly as recorded.
+
+    `bid is None` means the deal was passed out. An outcome is `tricks` (what the
+    bidder took) or `made`; a revoke decides the deal whatever else was recorded.
+    """
+
+    seated: tuple[str, ...]  # clockwise, dealer included
+    dealer: str
+    bid: str | None = None
+    bidder: str | None = None
+    tricks: int | None = None
+    made: bool | None = None
+    revoker: str | None = None
+    peeps: tuple[str, ...] = ()
+    buys: tuple[tuple[str, int], ...] = ()
+
+
+def check_deal(rules: Rules, deal: Deal) -> None:
+    """Raise DealError for a record that cannot have happened under these rules."""
+    seated = deal.seated
+    if len(set(seated)) != len(seated):
+        raise DealError("a player cannot sit twice at one table")
+    if not rules.min_players <= len(seated) <= rules.max_players:
+        raise DealError(
+            f"{rules.name} is for {rules.min_players}-{rules.max_players} players, "
+            f"not {len(seated)}"
+        )
+    if deal.dealer not in seated:
+        raise DealError(f"the dealer {deal.dealer} is not seated")
+    dealt_in = rules.dealt_in(seated, deal.dealer)
+
+    def must_be_dealt_in(player: str, role: str) -> None:
+        if player not in dealt_in:
+            why = "sits out this deal as dealer" if player == deal.dealer else "is not seated"
+            raise DealError(f"{player} {why}, so cannot be the {role}")
+
+    for player in deal.peeps:
+        must_be_dealt_in(player, "one who peeps")
+    if len(set(deal.peeps)) != len(deal.peeps):
+        raise DealError("each player can peep once a deal")
+    for player, cards in deal.buys:
+        must_be_dealt_in(player, "one who buys cards")
+        if not 1 <= cards <= rules.hand_size:
+            raise DealError(f"{player} can buy 1 to {rules.hand_size} cards, not {cards}")
+    if len({p for p, _ in deal.buys}) != len(deal.buys):
+        raise DealError("give each player's purchase once")
+    if deal.bid is None:
+        if deal.bidder or deal.revoker or deal.tricks is not None or deal.made is not None:
+            raise DealError("a passed-out deal has no bidder, outcome or revoke")
+        return
+    rules.bid(deal.bid)
+    if deal.bidder is None:
+        raise DealError("say who bid with --by")
+    must_be_dealt_in(deal.bidder, "bidder")
+    if deal.revoker is not None:
+        must_be_dealt_in(deal.revoker, "revoker")
+    if deal.tricks is not None:
+        if deal.made is not None:
+            raise DealError("give the tricks taken or made/failed, not both")
+        if not 0 <= deal.tricks <= rules.hand_size:
+            raise DealError(f"tricks must be from 0 to {rules.hand_size}, not {deal.tricks}")
+    elif deal.made is None and deal.revoker is None:
+        raise DealError("give the outcome: --tricks N, --made, --failed or --revoke PLAYER")
+
+
+def score_deal(rules: Rules, deal: Deal, pot_before: int) -> list[Transfer]:
+    """Every transfer of one deal, in the order they happen at the table.
+
+    The order matters only for the pot: antes and fees go in before the bid is
+    settled, so a napoleon takes (or doubles) a box that includes this deal's ante.
+    """
+    check_deal(rules, deal)
+    settings = rules.settings
+    transfers: list[Transfer] = []
+    pot = pot_before
+
+    def pay(payer: str, payee: str, chips: int) -> None:
+        nonlocal pot
+        if chips <= 0:
+            return
+        transfers.append(Transfer(payer, payee, chips))
+        pot += chips if payee == POT else -chips if payer == POT else 0
+
+    if settings.pool:
+        for player in deal.seated:
+            pay(player, POT, settings.pool_ante)
+    pay(deal.dealer, POT, settings.dealer_ante)
+    for player in deal.peeps:
+        pay(player, POT, settings.peep_fee)
+    for player, cards in deal.buys:
+        pay(player, POT, settings.purchase_fee * cards)
+    if deal.bid is None or deal.bidder is None:
+        return transfers
+
+    bid = rules.bid(deal.bid)
+    bidder = deal.bidder
+    opponents = [p for p in deal.seated if p != bidder]
+    if deal.revoker is not None and deal.revoker != bidder:
+        # The revoker alone pays what all the opponents would have paid.
+        pay(deal.revoker, bidder, bid.win * len(opponents))
+        return transfers
+    if deal.revoker == bidder:
+        made = False
+    elif deal.tricks is not None:
+        made = bid.made_with(deal.tricks)
+    else:
+        made = bool(deal.made)
+
+    if made:
+        for player in opponents:
+            pay(player, bidder, bid.win)
+        if bid.pot_bid:
+            pay(POT, bidder, pot)
+    else:
+        for player in opponents:
+            pay(bidder, player, bid.lose)
+        pay(bidder, POT, bid.fail_pot)
+        if bid.pot_bid and settings.pool_fail_doubles:
+            pay(bidder, POT, pot)
+    return transfers
+
+
+def close_transfers(pot: int, seated: tuple[str, ...], to: str) -> list[Transfer]:
+    """Empty the pot at the close: `split` among the seated, `carry`, or all to one player."""
+    if pot <= 0 or to == "carry":
+        return []
+    if to != "split":
+        return [Transfer(POT, to, pot)]
+    share, spare = divmod(pot, len(seated))
+    # The odd chips go one each in seat order from the first seat.
+    return [
+        Transfer(POT, player, share + (1 if seat < spare else 0))
+        for seat, player in enumerate(seated)
+        if share or seat < spare
+    ]
+
+
+@dataclass(frozen=True)
+class Scored:
+    deal: Deal
+    transfers: tuple[Transfer, ...]
+    pot_after: int
+
+
+def replay(rules: Rules, deals: Iterable[Deal], pot: int = 0) -> list[Scored]:
+    """Score deals in order, each seeing the pot the ones before it left."""
+    scored = []
+    for deal in deals:
+        transfers = tuple(score_deal(rules, deal, pot))
+        pot += postings(transfers).get(POT, 0)
+        scored.append(Scored(deal, transfers, pot))
+    return scored

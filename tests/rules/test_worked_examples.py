@@ -1,0 +1,137 @@
+"""The worked examples of RULES.md, chip for chip."""
+
+from decimal import Decimal
+
+import pytest
+
+from napledger.ledger import POT, balances, postings
+from napledger.rules import Deal, load_preset, score_deal
+from napledger.rules.load import with_overrides
+from napledger.rules.scoring import close_transfers, replay
+
+FIVE = ("A", "B", "C", "D", "E")
+
+
+def net(rules, deal, pot=0):
+    return {k: v for k, v in postings(score_deal(rules, deal, pot)).items() if v}
+
+
+@pytest.fixture
+def classic():
+    return load_preset("classic")
+
+
+def test_example_1_nap_made_and_failed(classic):
+    made = Deal(FIVE, "E", "nap", "A", tricks=5)
+    assert net(classic, made) == {"A": 40, "B": -10, "C": -10, "D": -10, "E": -10}
+    failed = Deal(FIVE, "E", "nap", "A", tricks=4)
+    assert net(classic, failed) == {"A": -20, "B": 5, "C": 5, "D": 5, "E": 5}
+
+
+def test_example_2_extra_tricks_earn_nothing(classic):
+    assert net(classic, Deal(FIVE, "A", "three", "B", tricks=4)) == {
+        "B": 12, "A": -3, "C": -3, "D": -3, "E": -3,
+    }  # fmt: skip
+
+
+def test_example_3_misere_with_a_trick_fails(classic):
+    assert net(classic, Deal(FIVE, "B", "misère", "C", tricks=1)) == {
+        "C": -12, "A": 3, "B": 3, "D": 3, "E": 3,
+    }  # fmt: skip
+
+
+def test_example_4_opponent_revoke_pays_for_everyone(classic):
+    assert net(classic, Deal(FIVE, "C", "four", "D", revoker="E")) == {"E": -16, "D": 16}
+
+
+def test_example_5_bidder_revoke_settles_as_failed(classic):
+    assert net(classic, Deal(FIVE, "D", "wellington", "A", revoker="A")) == {
+        "A": -40, "B": 10, "C": 10, "D": 10, "E": 10,
+    }  # fmt: skip
+
+
+def test_examples_1_to_5_running_totals(classic):
+    deals = [
+        Deal(FIVE, "E", "nap", "A", tricks=5),
+        Deal(FIVE, "A", "three", "B", tricks=4),
+        Deal(FIVE, "B", "misère", "C", tricks=1),
+        Deal(FIVE, "C", "four", "D", revoker="E"),
+        Deal(FIVE, "D", "wellington", "A", revoker="A"),
+    ]
+    totals = balances(postings(s.transfers) for s in replay(classic, deals))
+    assert {k: v for k, v in totals.items() if k != POT} == {
+        "A": 0, "B": 15, "C": -15, "D": 16, "E": -16,
+    }  # fmt: skip
+
+
+def test_example_6_sitting_out_dealer_pays_like_the_others(classic):
+    six = ("A", "B", "C", "D", "E", "F")
+    assert net(classic, Deal(six, "F", "four", "A", made=True)) == {
+        "A": 20, "B": -4, "C": -4, "D": -4, "E": -4, "F": -4,
+    }  # fmt: skip
+
+
+def test_example_7_seven_card_six_failed_pays_half():
+    rules = load_preset("seven-card")
+    deal = Deal(("A", "B", "C", "D"), "D", "six", "A", tricks=5)
+    assert net(rules, deal) == {"A": -27, "B": 9, "C": 9, "D": 9}
+
+
+def test_example_8_russian_treasure_box():
+    rules = load_preset("russian")
+    four = ("A", "B", "C", "D")
+    deals = [
+        Deal(four, "A", "three", "B", made=True),
+        Deal(four, "B", "four", "C", tricks=2),
+        Deal(four, "C", "napoleon", "D", made=False),
+        Deal(four, "D", "napoleon", "A", made=True),
+    ]  # fmt: skip
+    scored = replay(rules, deals)
+    assert [s.pot_after for s in scored] == [1, 6, 14, 0]
+    totals = balances(postings(s.transfers) for s in scored)
+    assert totals == {"A": 35, "B": 12, "C": -20, "D": -27, POT: 0}
+    money = {p: c * Decimal(5) for p, c in totals.items() if p != POT}
+    assert money == {"A": 175, "B": 60, "C": -100, "D": -135}
+
+
+def test_example_9_pool_antes_and_nap_takes_the_pot(classic):
+    rules = with_overrides(classic, ["pool=on"])
+    four = ("A", "B", "C", "D")
+    deals = [Deal(four, "D", "three", "A", made=True), Deal(four, "A", "nap", "B", made=True)]
+    scored = replay(rules, deals)
+    first = postings(scored[0].transfers)
+    assert first == {"A": 8, "B": -4, "C": -4, "D": -4, POT: 4}
+    totals = balances(postings(s.transfers) for s in scored)
+    assert totals == {"A": -3, "B": 33, "C": -15, "D": -15, POT: 0}
+
+
+def test_pool_fail_doubles_pays_the_pot_its_own_amount(classic):
+    rules = with_overrides(classic, ["pool=on", "pool_fail_doubles=on"])
+    four = ("A", "B", "C", "D")
+    scored = replay(rules, [Deal(four, "D", "nap", "A", made=False)], pot=6)
+    # 6 carried + 4 antes = 10 in the pot; failing nap pays 10 more.
+    assert scored[0].pot_after == 20
+    assert postings(scored[0].transfers)["A"] == -1 - 15 - 10
+
+
+def test_passed_out_deal_posts_only_antes():
+    rules = load_preset("russian")
+    assert net(rules, Deal(("A", "B"), "B")) == {"B": -1, POT: 1}
+
+
+def test_peeps_and_purchases_go_to_the_pot(classic):
+    deal = Deal(FIVE, "A", "three", "B", made=True, peeps=("C", "D"), buys=(("E", 2),))
+    result = net(classic, deal)
+    assert result[POT] == 1 + 1 + 2
+    assert result["E"] == -3 - 2
+
+
+def test_close_split_gives_odd_chips_from_the_first_seat():
+    assert [(t.payee, t.chips) for t in close_transfers(7, ("A", "B", "C"), "split")] == [
+        ("A", 3), ("B", 2), ("C", 2),
+    ]  # fmt: skip
+    assert [(t.payee, t.chips) for t in close_transfers(2, ("A", "B", "C"), "split")] == [
+        ("A", 1), ("B", 1),
+    ]  # fmt: skip
+    assert close_transfers(9, ("A", "B"), "carry") == []
+    assert [(t.payee, t.chips) for t in close_transfers(9, ("A", "B"), "B")] == [("B", 9)]

@@ -1,0 +1,109 @@
+"""Property: whatever happens at the table, no chip is created or lost."""
+
+from dataclasses import replace
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from napledger.errors import DealError
+from napledger.ledger import POT, imbalance, postings
+from napledger.rules import Deal, Rules, list_presets, load_preset, score_deal
+from napledger.rules.scoring import replay
+
+NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus"]
+
+
+@st.composite
+def rules_with_settings(draw) -> Rules:
+    rules = load_preset(draw(st.sampled_from(list_presets())))
+    chips = st.integers(0, 5)
+    toggles = tuple((key, draw(st.booleans())) for key, _ in rules.settings.toggles)
+    settings_ = replace(
+        rules.settings,
+        dealer_sits_out_from=draw(st.none() | st.integers(2, 8)),
+        pool=draw(st.booleans()),
+        pool_ante=draw(chips),
+        pool_fail_doubles=draw(st.booleans()),
+        dealer_ante=draw(chips),
+        peep_fee=draw(chips),
+        purchase_fee=draw(chips),
+        toggles=toggles,
+    )
+    return replace(rules, settings=settings_)
+
+
+@st.composite
+def deals(draw, rules: Rules) -> Deal:
+    seated = tuple(NAMES[: draw(st.integers(rules.min_players, rules.max_players))])
+    dealer = draw(st.sampled_from(seated))
+    dealt_in = rules.dealt_in(seated, dealer)
+    peeps = tuple(draw(st.lists(st.sampled_from(dealt_in), unique=True, max_size=3)))
+    buyers = draw(st.lists(st.sampled_from(dealt_in), unique=True, max_size=3))
+    buys = tuple((p, draw(st.integers(1, rules.hand_size))) for p in buyers)
+    if draw(st.integers(0, 9)) == 0:
+        return Deal(seated, dealer, peeps=peeps, buys=buys)
+    bid = draw(st.sampled_from(rules.enabled_bids))
+    bidder = draw(st.sampled_from(dealt_in))
+    kind = draw(st.sampled_from(["tricks", "made", "revoke"]))
+    return Deal(
+        seated,
+        dealer,
+        bid.name,
+        bidder,
+        tricks=draw(st.integers(0, rules.hand_size)) if kind == "tricks" else None,
+        made=draw(st.booleans()) if kind == "made" else None,
+        revoker=draw(st.sampled_from(dealt_in)) if kind == "revoke" else None,
+        peeps=peeps,
+        buys=buys,
+    )
+
+
+@st.composite
+def evenings(draw):
+    rules = draw(rules_with_settings())
+    return rules, draw(st.lists(deals(rules), min_size=1, max_size=25)), draw(st.integers(0, 50))
+
+
+@settings(max_examples=2000, deadline=None)
+@given(evenings())
+def test_every_deal_sums_to_zero_and_the_pot_never_goes_negative(evening):
+    rules, deal_list, opening = evening
+    pot = opening
+    for scored in replay(rules, deal_list, opening):
+        entries = postings(scored.transfers)
+        assert imbalance(entries) == 0
+        assert all(t.chips > 0 and t.payer != t.payee for t in scored.transfers)
+        pot += entries.get(POT, 0)
+        assert pot == scored.pot_after >= 0
+
+
+@settings(max_examples=500, deadline=None)
+@given(evenings())
+def test_only_the_bidder_and_a_revoker_deal_with_each_other_on_a_revoke(evening):
+    rules, deal_list, opening = evening
+    for deal in deal_list:
+        if deal.revoker and deal.revoker != deal.bidder:
+            bid_transfers = [
+                t for t in score_deal(rules, deal, opening) if POT not in (t.payer, t.payee)
+            ]
+            assert [(t.payer, t.payee) for t in bid_transfers] == [(deal.revoker, deal.bidder)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(rules_with_settings(), st.data())
+def test_a_player_not_dealt_in_cannot_bid_or_revoke(rules, data):
+    seated = tuple(NAMES[: rules.max_players])
+    dealer = seated[0]
+    if rules.dealt_in(seated, dealer) == seated:
+        return
+    bid = rules.enabled_bids[-1].name
+    for deal in (
+        Deal(seated, dealer, bid, dealer, made=True),
+        Deal(seated, dealer, bid, seated[1], revoker=dealer),
+    ):
+        try:
+            score_deal(rules, deal, 0)
+        except DealError as exc:
+            assert "sits out" in str(exc)
+        else:
+            raise AssertionError("a sitting-out dealer was allowed to play")
