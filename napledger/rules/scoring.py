@@ -113,14 +113,7 @@ def score_deal(rules: Rules, deal: Deal, pot_before: int) -> list[Transfer]:
         # The revoker alone pays what all the opponents would have paid.
         pay(deal.revoker, bidder, bid.win * len(opponents))
         return transfers
-    if deal.revoker == bidder:
-        made = False
-    elif deal.tricks is not None:
-        made = bid.made_with(deal.tricks)
-    else:
-        made = bool(deal.made)
-
-    if made:
+    if was_made(rules, deal):
         for player in opponents:
             pay(player, bidder, bid.win)
         if bid.pot_bid:
@@ -132,6 +125,29 @@ def score_deal(rules: Rules, deal: Deal, pot_before: int) -> list[Transfer]:
         if bid.pot_bid and settings.pool_fail_doubles:
             pay(bidder, POT, pot)
     return transfers
+
+
+def was_made(rules: Rules, deal: Deal) -> bool | None:
+    """Whether the bidder made the bid; None for a passed-out deal or an opponent's revoke."""
+    if deal.bid is None or (deal.revoker is not None and deal.revoker != deal.bidder):
+        return None
+    if deal.revoker is not None:
+        return False  # a revoking bidder settles as if the bid had failed
+    if deal.tricks is not None:
+        return rules.bid(deal.bid).made_with(deal.tricks)
+    return bool(deal.made)
+
+
+def outcome(rules: Rules, deal: Deal) -> str:
+    """The deal's result in a few words, as a scoreboard or a spreadsheet shows it."""
+    if deal.bid is None:
+        return "passed out"
+    if deal.revoker is not None:
+        return f"revoke by {deal.revoker}"
+    verdict = "made" if was_made(rules, deal) else "failed"
+    if deal.tricks is None:
+        return verdict
+    return f"{verdict} ({deal.tricks} trick{'s' if deal.tricks != 1 else ''})"
 
 
 def close_transfers(pot: int, seated: tuple[str, ...], to: str) -> list[Transfer]:

@@ -1,0 +1,61 @@
+"""Turning every failure into one `Error:` line on stderr and an exit status."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import typer
+from typer._click import exceptions as click_exceptions
+from typer.core import TyperGroup
+
+from napledger.errors import NapError
+
+USAGE_EXIT = 2
+
+
+def error_line(message: str) -> str:
+    return "Error: " + " ".join(str(message).split())
+
+
+class NapGroup(TyperGroup):
+    """Runs a command so that no traceback and no multi-line usage text reaches the user."""
+
+    def main(  # type: ignore[override]
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        try:
+            result = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except NapError as error:
+            fail(str(error), 1)
+        except click_exceptions.UsageError as error:
+            fail(error.format_message(), USAGE_EXIT)
+        except click_exceptions.ClickException as error:
+            fail(error.format_message(), error.exit_code)
+        except typer.Abort:
+            fail("stopped", 130)
+        except KeyboardInterrupt:
+            fail("stopped", 130)
+        except Exception as error:  # the last line of defence: a bug, told in one line
+            if os.environ.get("NAPLEDGER_DEBUG"):
+                raise
+            fail(
+                f"unexpected {type(error).__name__}: {error} (set NAPLEDGER_DEBUG=1 for details)", 1
+            )
+        code = result if isinstance(result, int) else 0
+        if standalone_mode:
+            sys.exit(code)
+        return code
+
+
+def fail(message: str, code: int) -> None:
+    sys.stdout.flush()
+    print(error_line(message), file=sys.stderr)
+    sys.exit(code)

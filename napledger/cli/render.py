@@ -1,0 +1,288 @@
+"""What the table sees: Rich output, and the JSON documents of the CLI contract.
+
+Gains and losses carry a sign as well as a colour, so they read the same with NO_COLOR.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+from rich.console import Console
+from rich.table import Table as RichTable
+
+from napledger.ledger import POT, Transfer, postings
+from napledger.rules import Deal, Rules
+from napledger.rules.scoring import outcome
+
+if TYPE_CHECKING:
+    from napledger.store import Table
+    from napledger.store.models import DealRow, SessionRow
+
+console = Console(highlight=False)
+
+
+def signed(chips: int) -> str:
+    return f"+{chips}" if chips > 0 else f"-{-chips}" if chips < 0 else "0"
+
+
+def styled(chips: int, text: str | None = None) -> str:
+    text = text if text is not None else signed(chips)
+    return f"[green]{text}[/]" if chips > 0 else f"[red]{text}[/]" if chips < 0 else text
+
+
+def money(chips: int, chip_value: Decimal, currency: str, sign: bool = True) -> str:
+    amount = chips * chip_value
+    text = f"{amount:+}" if sign and amount else f"{amount}"
+    return f"{text} {currency}".strip()
+
+
+def esc(text: str) -> str:
+    from rich.markup import escape
+
+    return escape(text)
+
+
+# --- variants -------------------------------------------------------------------
+
+
+def variant_list(all_rules: Sequence[Rules]) -> None:
+    grid = RichTable(title="Variants (napledger variants NAME shows one)")
+    grid.add_column("name")
+    grid.add_column("game")
+    grid.add_column("players", justify="right")
+    grid.add_column("bids")
+    for rules in all_rules:
+        grid.add_row(
+            rules.name,
+            rules.title,
+            f"{rules.min_players}-{rules.max_players}",
+            ", ".join(b.name for b in rules.bids),
+        )
+    console.print(grid)
+
+
+def variant(rules: Rules) -> None:
+    console.print(f"[bold]{esc(rules.title)}[/] ({esc(rules.name)}): {esc(rules.description)}")
+    grid = RichTable(title="Stake table (chips per opponent)")
+    for column in ("bid", "tricks", "made: wins", "failed: pays", "notes"):
+        grid.add_column(column, justify="left" if column in ("bid", "notes") else "right")
+    for bid in rules.bids:
+        notes = []
+        if bid.pot_bid:
+            notes.append("takes the pot")
+        if bid.fail_pot:
+            notes.append(f"failed: +{bid.fail_pot} to the pot")
+        if bid.toggle:
+            notes.append(f"{bid.toggle}={'on' if rules.enabled(bid) else 'off'}")
+        tricks = "none (misère)" if bid.misere else str(bid.tricks)
+        grid.add_row(bid.name, tricks, str(bid.win), str(bid.lose), "; ".join(notes))
+    console.print(grid)
+    settings = RichTable(title="Rule settings (--rule KEY=VALUE)")
+    settings.add_column("key")
+    settings.add_column("value")
+    from napledger.rules.load import rules_to_dict
+
+    for key, value in sorted(rules_to_dict(rules)["settings"].items()):
+        shown = "off" if value is None or value is False else "on" if value is True else str(value)
+        settings.add_row(key, shown)
+    console.print(settings)
+
+
+# --- sessions and scoreboards ---------------------------------------------------
+
+
+def session_json(row: SessionRow) -> dict[str, Any]:
+    return {
+        "id": row.id,
+        "name": row.name,
+        "variant": row.variant,
+        "chip_value": row.chip_value,
+        "currency": row.currency,
+        "closed": row.closed_at is not None,
+    }
+
+
+def table_json(t: Table) -> dict[str, Any]:
+    return {
+        "session": session_json(t.session),
+        "players": [
+            {"name": p, "chips": t.chips[p], "money": str(t.chips[p] * t.chip_value)}
+            for p in t.players
+        ],
+        "pot": t.pot,
+        "hands": t.hands,
+    }
+
+
+def scoreboard(t: Table) -> None:
+    currency = t.session.currency
+    grid = RichTable(title=f"{esc(t.session.name)} · {esc(t.rules.title)} · {t.hands} deals")
+    grid.add_column("player")
+    grid.add_column("chips", justify="right")
+    grid.add_column(f"money {esc(currency)}".strip(), justify="right")
+    for player in sorted(t.players, key=lambda p: (-t.chips[p], t.players.index(p))):
+        chips = t.chips[player]
+        away = "" if player in t.seating or t.session.closed_at else " (left)"
+        grid.add_row(
+            esc(player) + away,
+            styled(chips),
+            styled(chips, money(chips, t.chip_value, "")),
+        )
+    if t.pot or _has_pot(t.rules):
+        grid.add_row("[italic]pot[/]", str(t.pot), money(t.pot, t.chip_value, "", sign=False))
+    console.print(grid)
+    if t.next_dealer:
+        console.print(f"Next to deal: [bold]{esc(t.next_dealer)}[/]")
+    elif t.session.closed_at:
+        console.print(f"Closed; pot: {t.session.pot_to}.")
+
+
+def _has_pot(rules: Rules) -> bool:
+    s = rules.settings
+    return s.pool or s.dealer_ante > 0 or any(b.fail_pot for b in rules.bids)
+
+
+def started(t: Table) -> None:
+    row = t.session
+    chip = money(1, t.chip_value, row.currency, sign=False)
+    console.print(
+        f"Session [bold]{esc(row.name)}[/] (#{row.id}) started: {esc(t.rules.title)}, "
+        f"1 chip = {esc(chip)}, players {esc(', '.join(t.seating))}."
+    )
+    if row.opening_pot:
+        console.print(f"The pot opens with {row.opening_pot} chips carried over.")
+    console.print(f"First to deal: [bold]{esc(t.next_dealer or '')}[/]")
+
+
+def session_list(tables: Sequence[Table], current: int | None) -> None:
+    if not tables:
+        console.print("No sessions yet: start one with `napledger new NAME --players A,B,C`.")
+        return
+    grid = RichTable(title="Sessions")
+    for column in ("", "id", "name", "variant", "players", "deals", "started", "state"):
+        grid.add_column(column)
+    for t in tables:
+        row = t.session
+        grid.add_row(
+            "*" if row.id == current else "",
+            str(row.id),
+            esc(row.name),
+            row.variant,
+            esc(", ".join(t.players)),
+            str(t.hands),
+            f"{row.created_at:%Y-%m-%d %H:%M}",
+            "closed" if row.closed_at else "open",
+        )
+    console.print(grid)
+
+
+# --- deals ----------------------------------------------------------------------
+
+
+def deal_line(rules: Rules, number: int, deal: Deal) -> str:
+    head = f"Deal {number} · {esc(deal.dealer)} dealt"
+    if deal.bid is None:
+        return f"{head} · passed out"
+    return f"{head} · {esc(deal.bidder or '')} bid {esc(deal.bid)}: {esc(outcome(rules, deal))}"
+
+
+def payments(changes: Mapping[str, int], players: Sequence[str]) -> str:
+    """One deal's changes in seat order, the pot last."""
+    seat = {p: i for i, p in enumerate(players)}
+    ordered = sorted((a for a in changes if a != POT), key=lambda a: seat.get(a, len(seat)))
+    parts = [f"{esc(a)} {styled(changes[a])}" for a in ordered if changes[a]]
+    if changes.get(POT):
+        parts.append(f"[italic]pot[/] {signed(changes[POT])}")
+    return "   ".join(parts) or "no payments"
+
+
+def after_deal(t: Table, number: int, deal: Deal, transfers: Iterable[Transfer]) -> None:
+    console.print(deal_line(t.rules, number, deal))
+    console.print("  " + payments(postings(transfers), t.players))
+    scoreboard(t)
+
+
+def changed(t: Table, message: str) -> None:
+    console.print(message)
+    scoreboard(t)
+
+
+def closed(t: Table, transfers: Sequence[Transfer]) -> None:
+    pot = (
+        "stays in the box for the next session (--carry-from)"
+        if t.session.pot_to == "carry"
+        else None
+    )
+    shared = ", ".join(f"{esc(x.payee)} +{x.chips}" for x in transfers)
+    console.print(f"Session {esc(t.session.name)} closed. Pot: {pot or shared or 'empty'}.")
+    scoreboard(t)
+
+
+def hands_json(
+    t: Table, deals: Sequence[DealRow], entries: Mapping[int | None, Mapping[str, int]]
+) -> list[dict[str, Any]]:
+    from napledger.store.book import deal_from_json
+
+    out = []
+    for row in deals:
+        deal = deal_from_json(row.record_json)
+        changes = entries.get(row.id, {}) if row.status == "live" else {}
+        out.append(
+            {
+                "number": row.number,
+                "revision": row.revision,
+                "status": row.status,
+                "voided": row.status != "live",
+                "dealer": deal.dealer,
+                "seated": list(deal.seated),
+                "bidder": deal.bidder,
+                "bid": deal.bid,
+                "tricks": deal.tricks,
+                "outcome": outcome(t.rules, deal),
+                "revoker": deal.revoker,
+                "peeps": list(deal.peeps),
+                "buys": {p: n for p, n in deal.buys},
+                "pot_after": row.pot_after if row.status == "live" else None,
+                "transfers": [
+                    {"account": a, "chips": c, "money": str(c * t.chip_value)}
+                    for a, c in changes.items()
+                ],
+                "recorded_at": row.recorded_at.isoformat(timespec="seconds"),
+            }
+        )
+    return out
+
+
+def hand_list(
+    t: Table, deals: Sequence[DealRow], entries: Mapping[int | None, Mapping[str, int]]
+) -> None:
+    from napledger.store.book import deal_from_json
+
+    grid = RichTable(title=f"{esc(t.session.name)}: deals")
+    for column in ("#", "dealer", "bid", "outcome", "payments", "pot"):
+        grid.add_column(column)
+    for row in deals:
+        deal = deal_from_json(row.record_json)
+        label = str(row.number) + (f".{row.revision}" if row.revision > 1 else "")
+        bid = f"{esc(deal.bidder or '')} {esc(deal.bid or '')}".strip() or "-"
+        if row.status == "live":
+            grid.add_row(
+                label,
+                esc(deal.dealer),
+                bid,
+                esc(outcome(t.rules, deal)),
+                payments(entries.get(row.id, {}), t.players),
+                str(row.pot_after),
+            )
+        else:
+            grid.add_row(
+                f"[dim]{label}[/]",
+                f"[dim]{esc(deal.dealer)}[/]",
+                f"[dim]{bid}[/]",
+                f"[dim]{row.status}[/]",
+                "",
+                "",
+            )
+    console.print(grid)

@@ -1,0 +1,50 @@
+"""Player names as people type them at a noisy table: trimmed, case-insensitive, forgiving."""
+
+from __future__ import annotations
+
+import difflib
+import unicodedata
+from collections.abc import Iterable
+
+from napledger.errors import NapError
+from napledger.ledger import POT
+from napledger.rules.model import fold
+
+MAX_NAME = 40
+
+
+def clean_name(raw: str, what: str = "player name") -> str:
+    """A name fit to store: trimmed, inner spaces collapsed, no control characters."""
+    name = " ".join(unicodedata.normalize("NFC", raw).split())
+    if not name:
+        raise NapError(f"a {what} cannot be empty")
+    if any(unicodedata.category(c).startswith("C") for c in name):
+        raise NapError(f"the {what} {name!r} has control characters in it")
+    if len(name) > MAX_NAME:
+        raise NapError(f"the {what} {name[:20]!r}… is longer than {MAX_NAME} characters")
+    if what == "player name":
+        if fold(name) == POT:
+            raise NapError("'pot' is the pot's account; choose another player name")
+        if "," in name:
+            raise NapError(f"a player name cannot contain a comma: {name!r}")
+    return name
+
+
+def match_player(typed: str, players: Iterable[str]) -> str:
+    """The one player `typed` means: exact (any case), else a unique prefix."""
+    candidates = list(players)
+    key = fold(typed)
+    if not key:
+        raise NapError("a player name cannot be empty")
+    exact = [p for p in candidates if fold(p) == key]
+    if exact:
+        return exact[0]
+    starts = [p for p in candidates if fold(p).startswith(key)]
+    if len(starts) == 1:
+        return starts[0]
+    if starts:
+        raise NapError(f"{typed!r} could be {', '.join(starts)}; type more of the name")
+    near = difflib.get_close_matches(key, [fold(p) for p in candidates], n=1, cutoff=0.6)
+    hint = next((f"; did you mean {p}?" for p in candidates if near and fold(p) == near[0]), "")
+    seated = ", ".join(candidates) or "nobody"
+    raise NapError(f"no player {typed!r} in this session (players: {seated}){hint}")

@@ -1,0 +1,416 @@
+"""The session operations behind each command, on one open transaction.
+
+The deal records are the truth: every change re-derives the entries (postings) of the
+deals it can affect from the session's frozen rules, so the pot is always consistent.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass
+from decimal import Decimal
+
+from sqlalchemy import delete, func, insert, select, update
+from sqlmodel import Session
+
+from napledger.errors import NapError
+from napledger.ledger import POT, Transfer, postings
+from napledger.names import clean_name, match_player
+from napledger.rules import Deal, Rules, rules_from_dict, score_deal
+from napledger.rules.load import rules_to_dict
+from napledger.rules.model import fold
+from napledger.rules.scoring import close_transfers, replay
+from napledger.seating import next_dealer
+from napledger.store.models import DealRow, Entry, Meta, Player, SessionRow, now
+
+CURRENT = "current_session"
+
+
+def deal_to_json(deal: Deal) -> str:
+    return json.dumps(asdict(deal), ensure_ascii=False)
+
+
+def deal_from_json(text: str) -> Deal:
+    raw = json.loads(text)
+    return Deal(
+        seated=tuple(raw["seated"]),
+        dealer=raw["dealer"],
+        bid=raw["bid"],
+        bidder=raw["bidder"],
+        tricks=raw["tricks"],
+        made=raw["made"],
+        revoker=raw["revoker"],
+        peeps=tuple(raw["peeps"]),
+        buys=tuple((p, n) for p, n in raw["buys"]),
+    )
+
+
+@dataclass
+class Table:
+    """One session's state as a scoreboard shows it."""
+
+    session: SessionRow
+    rules: Rules
+    seating: tuple[str, ...]
+    players: tuple[str, ...]
+    chips: dict[str, int]
+    pot: int
+    hands: int
+    next_dealer: str | None
+
+    @property
+    def chip_value(self) -> Decimal:
+        return Decimal(self.session.chip_value)
+
+
+class Book:
+    def __init__(self, db: Session) -> None:
+        self.db = db
+
+    # --- sessions -------------------------------------------------------------
+
+    def sessions(self) -> list[SessionRow]:
+        return list(self.db.exec(select(SessionRow).order_by(SessionRow.id)).scalars())  # type: ignore[call-overload]
+
+    def current_id(self) -> int | None:
+        meta = self.db.get(Meta, CURRENT)
+        return int(meta.value) if meta else None
+
+    def set_current(self, row: SessionRow) -> None:
+        meta = self.db.get(Meta, CURRENT)
+        if meta is None:
+            self.db.add(Meta(key=CURRENT, value=str(row.id)))
+        else:
+            meta.value = str(row.id)
+
+    def find(self, ref: str | None, lock: bool = False) -> SessionRow:
+        """A session by id or name; without one, the current session."""
+        query = select(SessionRow)
+        if ref is None:
+            current = self.current_id()
+            if current is None:
+                raise NapError(
+                    "no current session; start one with `napledger new` or pick one with `use`"
+                )
+            query = query.where(SessionRow.id == current)
+        elif ref.strip().isdigit():
+            query = query.where(SessionRow.id == int(ref))
+        else:
+            query = query.where(SessionRow.key == fold(ref))
+        if lock:
+            query = query.with_for_update()
+        row = self.db.exec(query).scalars().first()  # type: ignore[call-overload]
+        if row is None:
+            raise NapError(f"no session {ref!r}; `napledger sessions` lists them")
+        return row
+
+    def find_writable(self, ref: str | None) -> SessionRow:
+        row = self.find(ref, lock=True)
+        if row.closed_at is not None:
+            raise NapError(f"session {row.name!r} is closed; start a new one with `napledger new`")
+        return row
+
+    def create(
+        self,
+        name: str,
+        rules: Rules,
+        players: Sequence[str],
+        chip_value: Decimal,
+        currency: str,
+        dealer: str | None,
+        carry_from: str | None,
+    ) -> SessionRow:
+        name = clean_name(name, "session name")
+        if name.isdigit():
+            raise NapError("a session name cannot be only digits (numbers are session ids)")
+        if self.db.exec(select(SessionRow.id).where(SessionRow.key == fold(name))).first():  # type: ignore[call-overload]
+            raise NapError(f"there is already a session called {name!r}")
+        seating = self._players(players)
+        if not rules.min_players <= len(seating) <= rules.max_players:
+            raise NapError(
+                f"{rules.name} is for {rules.min_players}-{rules.max_players} players, not {len(seating)}"
+            )
+        first = match_player(dealer, seating) if dealer else seating[0]
+        opening, carried = 0, None
+        if carry_from is not None:
+            source = self.find(carry_from, lock=True)
+            opening, carried = self._carried_pot(source), source.id
+        row = SessionRow(
+            name=name,
+            key=fold(name),
+            variant=rules.name,
+            rules_json=json.dumps(rules_to_dict(rules), ensure_ascii=False),
+            chip_value=str(chip_value),
+            currency=currency,
+            seating_json=json.dumps(seating, ensure_ascii=False),
+            players_json=json.dumps(seating, ensure_ascii=False),
+            first_dealer=first,
+            opening_pot=opening,
+            carried_from=carried,
+        )
+        self.db.add(row)
+        self.db.flush()
+        self.set_current(row)
+        return row
+
+    def _carried_pot(self, source: SessionRow) -> int:
+        if source.pot_to != "carry":
+            raise NapError(
+                f"session {source.name!r} did not carry its pot (close it with --pot carry)"
+            )
+        taken = self.db.exec(
+            select(SessionRow.name).where(SessionRow.carried_from == source.id)
+        ).first()  # type: ignore[call-overload]
+        if taken:
+            raise NapError(f"the pot of {source.name!r} was already carried into {taken[0]!r}")
+        return self.pot(source)
+
+    def _players(self, typed: Iterable[str]) -> list[str]:
+        """Clean names, one spelling per person across every session."""
+        seating: list[str] = []
+        for raw in typed:
+            name = clean_name(raw)
+            if any(fold(name) == fold(s) for s in seating):
+                raise NapError(f"{name} is named twice")
+            seating.append(self._person(name))
+        return seating
+
+    def _person(self, name: str) -> str:
+        known = self.db.exec(select(Player).where(Player.key == fold(name))).scalars().first()  # type: ignore[call-overload]
+        if known:
+            return str(known.name)
+        self.db.add(Player(name=name, key=fold(name)))
+        return name
+
+    # --- reading state --------------------------------------------------------
+
+    def rules(self, row: SessionRow) -> Rules:
+        return _rules_cache(row.rules_json)
+
+    def seating(self, row: SessionRow) -> tuple[str, ...]:
+        return tuple(json.loads(row.seating_json))
+
+    def pot(self, row: SessionRow) -> int:
+        total = self.db.exec(
+            select(func.coalesce(func.sum(Entry.chips), 0)).where(
+                Entry.session_id == row.id, Entry.account == POT
+            )
+        ).scalar_one()  # type: ignore[call-overload]
+        return int(row.opening_pot + total)
+
+    def chips(self, row: SessionRow) -> dict[str, int]:
+        query = (
+            select(Entry.account, func.sum(Entry.chips))
+            .where(Entry.session_id == row.id, Entry.account != POT)
+            .group_by(Entry.account)
+        )
+        return {account: int(total) for account, total in self.db.exec(query).all()}  # type: ignore[call-overload]
+
+    def live_deals(self, row: SessionRow) -> list[DealRow]:
+        query = (
+            select(DealRow)
+            .where(DealRow.session_id == row.id, DealRow.status == "live")
+            .order_by(DealRow.number)  # type: ignore[arg-type]
+        )
+        return list(self.db.exec(query).scalars())  # type: ignore[call-overload]
+
+    def all_deals(self, row: SessionRow) -> list[DealRow]:
+        query = (
+            select(DealRow)
+            .where(DealRow.session_id == row.id)
+            .order_by(DealRow.number, DealRow.revision)
+        )  # type: ignore[arg-type]
+        return list(self.db.exec(query).scalars())  # type: ignore[call-overload]
+
+    def last_live(self, row: SessionRow) -> DealRow | None:
+        query = (
+            select(DealRow)
+            .where(DealRow.session_id == row.id, DealRow.status == "live")
+            .order_by(DealRow.number.desc())  # type: ignore[attr-defined]
+            .limit(1)
+        )
+        return self.db.exec(query).scalars().first()  # type: ignore[call-overload,no-any-return]
+
+    def dealer_now(self, row: SessionRow) -> str:
+        seating = self.seating(row)
+        last = self.last_live(row)
+        if last is None:
+            return row.first_dealer if row.first_dealer in seating else seating[0]
+        deal = deal_from_json(last.record_json)
+        return next_dealer(seating, deal.dealer, deal.seated)
+
+    def table(self, row: SessionRow) -> Table:
+        seating = self.seating(row)
+        players = tuple(json.loads(row.players_json))
+        chips = self.chips(row)
+        hands = self.db.exec(
+            select(func.count())
+            .select_from(DealRow)
+            .where(DealRow.session_id == row.id, DealRow.status == "live")
+        ).scalar_one()  # type: ignore[call-overload]
+        return Table(
+            session=row,
+            rules=self.rules(row),
+            seating=seating,
+            players=players,
+            chips={p: chips.get(p, 0) for p in players},
+            pot=self.pot(row),
+            hands=int(hands),
+            next_dealer=None if row.closed_at else self.dealer_now(row),
+        )
+
+    def entries_by_deal(self, row: SessionRow) -> dict[int | None, dict[str, int]]:
+        query = select(Entry.deal_id, Entry.account, Entry.chips).where(Entry.session_id == row.id)
+        out: dict[int | None, dict[str, int]] = {}
+        for deal_id, account, chips in self.db.exec(query).all():  # type: ignore[call-overload]
+            out.setdefault(deal_id, {})[account] = chips
+        return out
+
+    # --- writing deals --------------------------------------------------------
+
+    def player(self, row: SessionRow, typed: str) -> str:
+        return match_player(typed, self.seating(row))
+
+    def record(self, row: SessionRow, deal: Deal) -> tuple[DealRow, list[Transfer]]:
+        transfers = score_deal(self.rules(row), deal, self.pot(row))
+        number = self.db.exec(
+            select(func.coalesce(func.max(DealRow.number), 0)).where(DealRow.session_id == row.id)
+        ).scalar_one()  # type: ignore[call-overload]
+        deal_row = DealRow(
+            session_id=row.id,  # type: ignore[arg-type]
+            number=int(number) + 1,
+            record_json=deal_to_json(deal),
+            pot_after=self.pot(row) + postings(transfers).get(POT, 0),
+        )
+        self.db.add(deal_row)
+        self.db.flush()
+        self._post(row, deal_row.id, transfers)
+        return deal_row, transfers
+
+    def _post(self, row: SessionRow, deal_id: int | None, transfers: Iterable[Transfer]) -> None:
+        rows = [
+            {"session_id": row.id, "deal_id": deal_id, "account": account, "chips": chips}
+            for account, chips in postings(transfers).items()
+            if chips
+        ]
+        if rows:
+            self.db.execute(insert(Entry), rows)
+
+    def deal(self, row: SessionRow, number: int) -> DealRow:
+        found = (
+            self.db.exec(
+                select(DealRow).where(
+                    DealRow.session_id == row.id, DealRow.number == number, DealRow.status == "live"
+                )
+            )
+            .scalars()
+            .first()
+        )  # type: ignore[call-overload]
+        if found is None:
+            raise NapError(
+                f"no deal {number} to change in {row.name!r} (`napledger hands` lists them)"
+            )
+        return found  # type: ignore[no-any-return]
+
+    def void(self, row: SessionRow, number: int) -> DealRow:
+        target = self.deal(row, number)
+        target.status = "voided"
+        self.db.flush()
+        self.rederive(row, number)
+        return target
+
+    def undo(self, row: SessionRow) -> DealRow:
+        last = self.last_live(row)
+        if last is None:
+            raise NapError(f"nothing to undo in {row.name!r}")
+        return self.void(row, last.number)
+
+    def amend(self, row: SessionRow, number: int, deal: Deal) -> DealRow:
+        old = self.deal(row, number)
+        old.status = "replaced"
+        self.db.flush()
+        new = DealRow(
+            session_id=row.id,  # type: ignore[arg-type]
+            number=number,
+            revision=old.revision + 1,
+            record_json=deal_to_json(deal),
+            recorded_at=now(),
+        )
+        self.db.add(new)
+        self.db.flush()
+        self.rederive(row, number)
+        return new
+
+    def rederive(self, row: SessionRow, from_number: int) -> None:
+        """Score every live deal again and rewrite the entries from `from_number` on."""
+        live = self.live_deals(row)
+        scored = replay(
+            self.rules(row), (deal_from_json(d.record_json) for d in live), row.opening_pot
+        )
+        changed = [(d, s) for d, s in zip(live, scored, strict=True) if d.number >= from_number]
+        stale = select(DealRow.id).where(
+            DealRow.session_id == row.id, DealRow.number >= from_number
+        )
+        self.db.execute(delete(Entry).where(Entry.deal_id.in_(stale)))  # type: ignore[union-attr]
+        if changed:
+            self.db.execute(
+                update(DealRow),
+                [{"id": d.id, "pot_after": s.pot_after} for d, s in changed],
+            )
+        rows = [
+            {"session_id": row.id, "deal_id": d.id, "account": account, "chips": chips}
+            for d, s in changed
+            for account, chips in postings(s.transfers).items()
+            if chips
+        ]
+        if rows:
+            self.db.execute(insert(Entry), rows)
+
+    # --- the table changes ----------------------------------------------------
+
+    def join(self, row: SessionRow, name: str, after: str | None) -> str:
+        seating = list(self.seating(row))
+        rules = self.rules(row)
+        player = self._person(clean_name(name))
+        if any(fold(player) == fold(p) for p in seating):
+            raise NapError(f"{player} is already seated")
+        if len(seating) >= rules.max_players:
+            raise NapError(f"{rules.name} is for at most {rules.max_players} players")
+        seat = seating.index(match_player(after, seating)) + 1 if after else len(seating)
+        seating.insert(seat, player)
+        everyone = json.loads(row.players_json)
+        if player not in everyone:
+            everyone.append(player)
+        row.seating_json = json.dumps(seating, ensure_ascii=False)
+        row.players_json = json.dumps(everyone, ensure_ascii=False)
+        return player
+
+    def leave(self, row: SessionRow, name: str) -> str:
+        seating = list(self.seating(row))
+        rules = self.rules(row)
+        player = match_player(name, seating)
+        if len(seating) <= rules.min_players:
+            raise NapError(f"{rules.name} needs at least {rules.min_players} players")
+        seating.remove(player)
+        row.seating_json = json.dumps(seating, ensure_ascii=False)
+        return player
+
+    def close(self, row: SessionRow, pot_to: str) -> list[Transfer]:
+        seating = self.seating(row)
+        choice = pot_to.strip().casefold()
+        target = choice if choice in ("split", "carry") else match_player(pot_to, seating)
+        transfers = close_transfers(self.pot(row), seating, target)
+        self._post(row, None, transfers)
+        row.pot_to = target
+        row.closed_at = now()
+        return transfers
+
+
+_RULES: dict[str, Rules] = {}
+
+
+def _rules_cache(snapshot: str) -> Rules:
+    if snapshot not in _RULES:
+        _RULES[snapshot] = rules_from_dict(json.loads(snapshot), "the session's stored rules")
+    return _RULES[snapshot]

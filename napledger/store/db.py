@@ -1,0 +1,104 @@
+"""Opening the database: where it lives, SQLite's settings, one transaction a command."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import event, exc
+from sqlalchemy.engine import Engine, make_url
+from sqlmodel import Session, create_engine
+
+from napledger.errors import NapError
+
+BUSY_TIMEOUT_MS = 30_000  # a second terminal waits for the first, it never sees "locked"
+
+
+def default_url() -> str:
+    from platformdirs import user_data_dir
+
+    folder = Path(user_data_dir("napledger", appauthor=False))
+    return f"sqlite:///{folder / 'napledger.db'}"
+
+
+def resolve_url(db: str | None) -> str:
+    """`--db` wins, then NAPLEDGER_DB, then the file in the user data folder."""
+    value = db or os.environ.get("NAPLEDGER_DB") or default_url()
+    if "://" in value:
+        return value
+    return f"sqlite:///{Path(value).expanduser()}"
+
+
+def describe(url: str) -> str:
+    parsed = make_url(url)
+    return (
+        parsed.database or ""
+        if parsed.drivername.startswith("sqlite")
+        else parsed.render_as_string()
+    )
+
+
+def make_engine(url: str, write: bool) -> Engine:
+    try:
+        parsed = make_url(url)
+    except exc.ArgumentError:
+        raise NapError(f"cannot understand the database address {url!r}") from None
+    if not parsed.drivername.startswith("sqlite"):
+        try:
+            return create_engine(url)
+        except (exc.ArgumentError, ImportError) as error:
+            raise NapError(f"cannot use database {url!r}: {error}") from None
+    path = parsed.database
+    if path and path != ":memory:":
+        folder = Path(path).parent
+        if write:
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                raise NapError(f"cannot create {folder}: {error.strerror}") from None
+        elif not Path(path).exists():
+            # A read on a database that does not exist yet should not create it.
+            raise NapError(f"no database at {path} yet; start a session with `napledger new`")
+    engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
+    _sqlite_transactions(engine, write)
+    return engine
+
+
+def _sqlite_transactions(engine: Engine, write: bool) -> None:
+    # pysqlite's own transaction handling begins late and deferred; take it over so that a
+    # writing command holds the write lock from its first read (no lost update, no deadlock).
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        cursor.execute("PRAGMA foreign_keys = ON")
+        if write:
+            cursor.execute("PRAGMA journal_mode = WAL")
+            cursor.execute("PRAGMA synchronous = NORMAL")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(connection: Any) -> None:
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+
+@contextmanager
+def transaction(engine: Engine) -> Iterator[Session]:
+    """One command, one transaction: all of it is committed, or none of it."""
+    try:
+        with Session(engine, expire_on_commit=False) as session, session.begin():
+            yield session
+    except exc.DatabaseError as error:
+        raise NapError(database_problem(engine, error)) from None
+
+
+def database_problem(engine: Engine, error: exc.DBAPIError) -> str:
+    reason = str(error.orig).strip().splitlines()[0] if error.orig else str(error)
+    where = describe(str(engine.url))
+    if "not a database" in reason or "malformed" in reason:
+        return f"{where} is not a napledger database ({reason}); it was left untouched"
+    return f"database problem with {where}: {reason}"

@@ -1,0 +1,74 @@
+"""The tables. Deal records are the truth; entries are the postings derived from them."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import Index, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Meta(SQLModel, table=True):
+    __tablename__ = "meta"
+    key: str = Field(primary_key=True)
+    value: str
+
+
+class Player(SQLModel, table=True):
+    """Everyone who has ever sat, so that `ann` in March is `Ann` from January."""
+
+    __tablename__ = "players"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str
+    key: str = Field(unique=True)  # the folded name
+
+
+class SessionRow(SQLModel, table=True):
+    __tablename__ = "sessions"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str
+    key: str = Field(unique=True)
+    variant: str
+    rules_json: str  # the frozen snapshot of the rules chosen at `new`
+    chip_value: str  # a Decimal, kept as text so it is never a float
+    currency: str = ""
+    seating_json: str  # who sits now, clockwise
+    players_json: str  # everyone who has sat this session, in the order they sat down
+    first_dealer: str
+    opening_pot: int = 0
+    carried_from: int | None = Field(default=None, foreign_key="sessions.id")
+    pot_to: str | None = None  # how the pot left at the close: split, carry or a player
+    created_at: datetime = Field(default_factory=now)
+    closed_at: datetime | None = None
+
+
+class DealRow(SQLModel, table=True):
+    __tablename__ = "deals"
+    __table_args__ = (
+        UniqueConstraint("session_id", "number", "revision"),
+        Index("ix_deals_session_status", "session_id", "status", "number"),
+    )
+    id: int | None = Field(default=None, primary_key=True)
+    session_id: int = Field(foreign_key="sessions.id")
+    number: int
+    revision: int = 1
+    status: str = "live"  # live, voided or replaced (by a later revision)
+    record_json: str
+    pot_after: int = 0
+    recorded_at: datetime = Field(default_factory=now)
+
+
+class Entry(SQLModel, table=True):
+    """One account's net chips in one deal (or in the close, when deal_id is null)."""
+
+    __tablename__ = "entries"
+    __table_args__ = (Index("ix_entries_session_account", "session_id", "account"),)
+    id: int | None = Field(default=None, primary_key=True)
+    session_id: int = Field(foreign_key="sessions.id")
+    deal_id: int | None = Field(default=None, foreign_key="deals.id", index=True)
+    account: str
+    chips: int

@@ -1,0 +1,93 @@
+"""A whole evening through the CLI, checked against RULES.md's worked examples."""
+
+from decimal import Decimal
+
+
+def test_classic_examples_1_to_5(nap):
+    nap("new fri --players A,B,C,D,E --chip 0.05 --currency GBP")
+    nap("hand nap --by A --tricks 5")
+    nap("hand 3 --by B --tricks 4")
+    nap("hand misère --by C --tricks 1")
+    nap("hand four --by D --revoke E")
+    out = nap("hand wellington --by A --revoke A").stdout
+    assert "Deal 5" in out and "revoke by A" in out
+    doc = nap.json("table --json")
+    assert doc["session"] == {
+        "id": 1, "name": "fri", "variant": "classic", "chip_value": "0.05", "currency": "GBP", "closed": False,
+    }  # fmt: skip
+    assert {p["name"]: (p["chips"], p["money"]) for p in doc["players"]} == {
+        "A": (0, "0.00"), "B": (15, "0.75"), "C": (-15, "-0.75"), "D": (16, "0.80"), "E": (-16, "-0.80"),
+    }  # fmt: skip
+    assert doc["pot"] == 0 and doc["hands"] == 5
+
+
+def test_russian_treasure_box_example_8(nap):
+    nap("new moscow --players A,B,C,D --variant russian --chip 5 --currency RUB")
+    nap("hand three --by B --made")
+    nap("hand 4 --by C --tricks 2")
+    nap("hand napoleon --by D --failed")
+    assert nap.json("table --json")["pot"] == 14
+    nap("hand наполеон --by A --made")
+    doc = nap.json("table --json")
+    assert doc["pot"] == 0
+    money = {p["name"]: Decimal(p["money"]) for p in doc["players"]}
+    assert money == {"A": 175, "B": 60, "C": -100, "D": -135}
+
+
+def test_dealer_rotates_and_sits_out_at_six(nap):
+    nap("new six --players A,B,C,D,E,F --dealer F")
+    out = nap("hand four --by A --made").stdout
+    assert "F dealt" in out and "Next to deal: A" in out
+    assert nap.chips() == {"A": 20, "B": -4, "C": -4, "D": -4, "E": -4, "F": -4}
+    assert "A sits out" in nap.fails("hand four --by A --made")
+
+
+def test_pool_example_9_and_close_split(nap):
+    nap("new pool --players A,B,C,D --rule pool=on --dealer D")
+    nap("hand three --by A --made")
+    assert nap.json("table --json")["pot"] == 4
+    nap("hand nap --by B --tricks 5")
+    assert nap.chips() == {"A": -3, "B": 33, "C": -15, "D": -15}
+    nap("pass")
+    assert nap.json("table --json")["pot"] == 4
+    nap("close --pot split")
+    doc = nap.json("table --json")
+    assert doc["session"]["closed"] is True and doc["pot"] == 0
+    assert nap.chips() == {"A": -3, "B": 33, "C": -15, "D": -15}
+
+
+def test_amend_rederives_later_deals_that_depend_on_the_pot(nap):
+    nap("new box --players A,B,C --variant russian")
+    nap("hand 2 --by A --tricks 1")  # A antes and fails: box 1 + 2 = 3, B +2
+    nap("hand napoleon --by B --made")  # B antes (box 4), wins 5 from each and the box
+    assert nap.chips()["B"] == 2 - 1 + 10 + 4
+    nap("amend 1 --tricks 2")  # A made it after all: the box held only A's ante
+    assert nap.chips()["B"] == -2 - 1 + 10 + 2
+    hands = nap.json("hands --json")
+    assert [(h["number"], h["revision"], h["status"]) for h in hands] == [
+        (1, 1, "replaced"), (1, 2, "live"), (2, 1, "live"),
+    ]  # fmt: skip
+    assert hands[0]["voided"] is True and hands[0]["transfers"] == []
+
+
+def test_undo_voids_the_last_deal_and_gives_the_deal_back(nap):
+    nap("new u --players A,B,C")
+    nap("hand 3 --by A --made")
+    out = nap("undo").stdout
+    assert "Deal 1 voided" in out and "Next to deal: A" in out
+    assert nap.chips() == {"A": 0, "B": 0, "C": 0}
+    assert nap.json("hands --json")[0]["status"] == "voided"
+    nap("hand 3 --by B --failed")
+    assert [h["number"] for h in nap.json("hands --json")] == [1, 2]
+
+
+def test_join_and_leave_take_effect_from_the_next_deal(nap):
+    nap("new j --players A,B,C")
+    nap("hand 3 --by A --made")
+    nap("join D --after A")
+    nap("hand 3 --by D --made")
+    assert nap.chips() == {"A": 6 - 3, "B": -3 - 3, "C": -3 - 3, "D": 9}
+    nap("leave A")
+    out = nap("hand 3 --by B --made").stdout
+    assert "A" not in out.split("Deal 3")[1].split("\n")[1]
+    assert nap.chips()["A"] == 3  # A's score stays after leaving
