@@ -32,7 +32,9 @@ class Nap:
     def __call__(self, line: str, ok: bool = True, input: str | None = None) -> Any:
         result = self.runner.invoke(app, shlex.split(line), input=input)
         if ok and result.exit_code != 0:
-            raise AssertionError(f"`napledger {line}` failed ({result.exit_code}):\n{result.output}")
+            raise AssertionError(
+                f"`napledger {line}` failed ({result.exit_code}):\n{result.output}"
+            )
         return result
 
     def json(self, line: str) -> Any:
@@ -42,7 +44,9 @@ class Nap:
         """Run a command that must fail cleanly; return its one error line."""
         result = self(line, ok=False)
         assert result.exit_code == code, result.output
-        assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+        assert result.exception is None or isinstance(result.exception, SystemExit), (
+            result.exception
+        )
         assert "Traceback" not in result.output
         lines = result.stderr.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("Error: "), result.stderr

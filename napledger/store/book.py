@@ -25,6 +25,11 @@ from napledger.seating import next_dealer
 from napledger.store.models import DealRow, Entry, Meta, Player, SessionRow, now
 
 CURRENT = "current_session"
+# Columns for queries: typed as SQL expressions, where the model attributes read as plain values.
+S = SessionRow.__table__.c  # type: ignore[attr-defined]
+D = DealRow.__table__.c  # type: ignore[attr-defined]
+E = Entry.__table__.c  # type: ignore[attr-defined]
+P = Player.__table__.c  # type: ignore[attr-defined]
 
 
 def deal_to_json(deal: Deal) -> str:
@@ -71,7 +76,7 @@ class Book:
     # --- sessions -------------------------------------------------------------
 
     def sessions(self) -> list[SessionRow]:
-        return list(self.db.exec(select(SessionRow).order_by(SessionRow.id)).scalars())  # type: ignore[call-overload]
+        return list(self.db.execute(select(SessionRow).order_by(S.id)).scalars())
 
     def current_id(self) -> int | None:
         meta = self.db.get(Meta, CURRENT)
@@ -93,14 +98,14 @@ class Book:
                 raise NapError(
                     "no current session; start one with `napledger new` or pick one with `use`"
                 )
-            query = query.where(SessionRow.id == current)
+            query = query.where(S.id == current)
         elif ref.strip().isdigit():
-            query = query.where(SessionRow.id == int(ref))
+            query = query.where(S.id == int(ref))
         else:
-            query = query.where(SessionRow.key == fold(ref))
+            query = query.where(S.key == fold(ref))
         if lock:
             query = query.with_for_update()
-        row = self.db.exec(query).scalars().first()  # type: ignore[call-overload]
+        row = self.db.execute(query).scalars().first()
         if row is None:
             raise NapError(f"no session {ref!r}; `napledger sessions` lists them")
         return row
@@ -124,7 +129,7 @@ class Book:
         name = clean_name(name, "session name")
         if name.isdigit():
             raise NapError("a session name cannot be only digits (numbers are session ids)")
-        if self.db.exec(select(SessionRow.id).where(SessionRow.key == fold(name))).first():  # type: ignore[call-overload]
+        if self.db.execute(select(S.id).where(S.key == fold(name))).first():
             raise NapError(f"there is already a session called {name!r}")
         seating = self._players(players)
         if not rules.min_players <= len(seating) <= rules.max_players:
@@ -159,9 +164,7 @@ class Book:
             raise NapError(
                 f"session {source.name!r} did not carry its pot (close it with --pot carry)"
             )
-        taken = self.db.exec(
-            select(SessionRow.name).where(SessionRow.carried_from == source.id)
-        ).first()  # type: ignore[call-overload]
+        taken = self.db.execute(select(S.name).where(S.carried_from == source.id)).first()
         if taken:
             raise NapError(f"the pot of {source.name!r} was already carried into {taken[0]!r}")
         return self.pot(source)
@@ -177,7 +180,7 @@ class Book:
         return seating
 
     def _person(self, name: str) -> str:
-        known = self.db.exec(select(Player).where(Player.key == fold(name))).scalars().first()  # type: ignore[call-overload]
+        known = self.db.execute(select(Player).where(P.key == fold(name))).scalars().first()
         if known:
             return str(known.name)
         self.db.add(Player(name=name, key=fold(name)))
@@ -192,45 +195,37 @@ class Book:
         return tuple(json.loads(row.seating_json))
 
     def pot(self, row: SessionRow) -> int:
-        total = self.db.exec(
-            select(func.coalesce(func.sum(Entry.chips), 0)).where(
-                Entry.session_id == row.id, Entry.account == POT
+        total = self.db.execute(
+            select(func.coalesce(func.sum(E.chips), 0)).where(
+                E.session_id == row.id, E.account == POT
             )
-        ).scalar_one()  # type: ignore[call-overload]
+        ).scalar_one()
         return int(row.opening_pot + total)
 
     def chips(self, row: SessionRow) -> dict[str, int]:
         query = (
-            select(Entry.account, func.sum(Entry.chips))
-            .where(Entry.session_id == row.id, Entry.account != POT)
-            .group_by(Entry.account)
+            select(E.account, func.sum(E.chips))
+            .where(E.session_id == row.id, E.account != POT)
+            .group_by(E.account)
         )
-        return {account: int(total) for account, total in self.db.exec(query).all()}  # type: ignore[call-overload]
+        return {account: int(total) for account, total in self.db.execute(query).all()}
 
     def live_deals(self, row: SessionRow) -> list[DealRow]:
-        query = (
-            select(DealRow)
-            .where(DealRow.session_id == row.id, DealRow.status == "live")
-            .order_by(DealRow.number)  # type: ignore[arg-type]
-        )
-        return list(self.db.exec(query).scalars())  # type: ignore[call-overload]
+        query = select(DealRow).where(D.session_id == row.id, D.status == "live").order_by(D.number)
+        return list(self.db.execute(query).scalars())
 
     def all_deals(self, row: SessionRow) -> list[DealRow]:
-        query = (
-            select(DealRow)
-            .where(DealRow.session_id == row.id)
-            .order_by(DealRow.number, DealRow.revision)
-        )  # type: ignore[arg-type]
-        return list(self.db.exec(query).scalars())  # type: ignore[call-overload]
+        query = select(DealRow).where(D.session_id == row.id).order_by(D.number, D.revision)
+        return list(self.db.execute(query).scalars())
 
     def last_live(self, row: SessionRow) -> DealRow | None:
         query = (
             select(DealRow)
-            .where(DealRow.session_id == row.id, DealRow.status == "live")
-            .order_by(DealRow.number.desc())  # type: ignore[attr-defined]
+            .where(D.session_id == row.id, D.status == "live")
+            .order_by(D.number.desc())
             .limit(1)
         )
-        return self.db.exec(query).scalars().first()  # type: ignore[call-overload,no-any-return]
+        return self.db.execute(query).scalars().first()
 
     def dealer_now(self, row: SessionRow) -> str:
         seating = self.seating(row)
@@ -244,11 +239,11 @@ class Book:
         seating = self.seating(row)
         players = tuple(json.loads(row.players_json))
         chips = self.chips(row)
-        hands = self.db.exec(
+        hands = self.db.execute(
             select(func.count())
             .select_from(DealRow)
-            .where(DealRow.session_id == row.id, DealRow.status == "live")
-        ).scalar_one()  # type: ignore[call-overload]
+            .where(D.session_id == row.id, D.status == "live")
+        ).scalar_one()
         return Table(
             session=row,
             rules=self.rules(row),
@@ -261,9 +256,9 @@ class Book:
         )
 
     def entries_by_deal(self, row: SessionRow) -> dict[int | None, dict[str, int]]:
-        query = select(Entry.deal_id, Entry.account, Entry.chips).where(Entry.session_id == row.id)
+        query = select(E.deal_id, E.account, E.chips).where(E.session_id == row.id)
         out: dict[int | None, dict[str, int]] = {}
-        for deal_id, account, chips in self.db.exec(query).all():  # type: ignore[call-overload]
+        for deal_id, account, chips in self.db.execute(query).all():
             out.setdefault(deal_id, {})[account] = chips
         return out
 
@@ -274,11 +269,11 @@ class Book:
 
     def record(self, row: SessionRow, deal: Deal) -> tuple[DealRow, list[Transfer]]:
         transfers = score_deal(self.rules(row), deal, self.pot(row))
-        number = self.db.exec(
-            select(func.coalesce(func.max(DealRow.number), 0)).where(DealRow.session_id == row.id)
-        ).scalar_one()  # type: ignore[call-overload]
+        number = self.db.execute(
+            select(func.coalesce(func.max(D.number), 0)).where(D.session_id == row.id)
+        ).scalar_one()
         deal_row = DealRow(
-            session_id=row.id,  # type: ignore[arg-type]
+            session_id=row.id,  # type: ignore[arg-type]  # flushed rows have ids
             number=int(number) + 1,
             record_json=deal_to_json(deal),
             pot_after=self.pot(row) + postings(transfers).get(POT, 0),
@@ -299,19 +294,19 @@ class Book:
 
     def deal(self, row: SessionRow, number: int) -> DealRow:
         found = (
-            self.db.exec(
+            self.db.execute(
                 select(DealRow).where(
-                    DealRow.session_id == row.id, DealRow.number == number, DealRow.status == "live"
+                    D.session_id == row.id, D.number == number, D.status == "live"
                 )
             )
             .scalars()
             .first()
-        )  # type: ignore[call-overload]
+        )
         if found is None:
             raise NapError(
                 f"no deal {number} to change in {row.name!r} (`napledger hands` lists them)"
             )
-        return found  # type: ignore[no-any-return]
+        return found
 
     def void(self, row: SessionRow, number: int) -> DealRow:
         target = self.deal(row, number)
@@ -331,7 +326,7 @@ class Book:
         old.status = "replaced"
         self.db.flush()
         new = DealRow(
-            session_id=row.id,  # type: ignore[arg-type]
+            session_id=row.id,  # type: ignore[arg-type]  # flushed rows have ids
             number=number,
             revision=old.revision + 1,
             record_json=deal_to_json(deal),
@@ -349,10 +344,8 @@ class Book:
             self.rules(row), (deal_from_json(d.record_json) for d in live), row.opening_pot
         )
         changed = [(d, s) for d, s in zip(live, scored, strict=True) if d.number >= from_number]
-        stale = select(DealRow.id).where(
-            DealRow.session_id == row.id, DealRow.number >= from_number
-        )
-        self.db.execute(delete(Entry).where(Entry.deal_id.in_(stale)))  # type: ignore[union-attr]
+        stale = select(D.id).where(D.session_id == row.id, D.number >= from_number)
+        self.db.execute(delete(Entry).where(E.deal_id.in_(stale)))
         if changed:
             self.db.execute(
                 update(DealRow),
