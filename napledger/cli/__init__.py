@@ -1,4 +1,7 @@
-"""The command line: parse, call, render. Heavy layers are imported inside the commands."""
+"""The command line: parse, call, render. Heavy layers are imported inside the commands.
+
+Commands beyond the core live in their own modules, each registering on `app` when imported.
+"""
 
 from napledger.cli.app import app, main
 
