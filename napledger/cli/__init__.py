@@ -6,3 +6,5 @@ Commands beyond the core live in their own modules, each registering on `app` wh
 from napledger.cli.app import app, main
 
 __all__ = ["app", "main"]
+
+from napledger.cli import settle as _settle  # noqa: F401

@@ -15,6 +15,7 @@ from rich.table import Table as RichTable
 from napledger.ledger import POT, Transfer, postings
 from napledger.rules import Deal, Rules
 from napledger.rules.scoring import outcome
+from napledger.settle import Payment
 
 if TYPE_CHECKING:
     from napledger.store import Table
@@ -286,3 +287,49 @@ def hand_list(
                 "",
             )
     console.print(grid)
+
+
+# --- settling up ----------------------------------------------------------------
+
+
+def settlement_json(plan: Sequence[Payment], chip_value: Decimal | None) -> dict[str, Any]:
+    def chips(amount: Decimal) -> int | None:
+        # Chips mean something only when every session counted had the same chip value.
+        return int(amount / chip_value) if chip_value else None
+
+    return {
+        "transfers": [
+            {
+                "from": p.payer,
+                "to": p.payee,
+                "chips": chips(Decimal(p.amount)),
+                "money": str(p.amount),
+            }
+            for p in plan
+        ]
+    }
+
+
+def settlement(
+    rows: Sequence[SessionRow], net: Mapping[str, Decimal], plan: Sequence[Payment], currency: str
+) -> None:
+    """Each party's net beside the payments that square it, so anyone can check the sums."""
+    names = ", ".join(esc(r.name) for r in rows)
+    unit = f" {esc(currency)}" if currency else ""
+    grid = RichTable(title=f"Settling {names}: {len(plan)} payment{'s' if len(plan) != 1 else ''}")
+    grid.add_column("party")
+    grid.add_column(f"net{unit}", justify="right")
+    grid.add_column("settles by")
+    for party, amount in sorted(net.items(), key=lambda kv: (kv[1], kv[0])):
+        if not amount:
+            continue
+        pays = [f"pays {esc(p.payee)} {p.amount}" for p in plan if p.payer == party]
+        gets = [f"gets {p.amount} from {esc(p.payer)}" for p in plan if p.payee == party]
+        grid.add_row(
+            esc(party), styled(1 if amount > 0 else -1, f"{amount:+}"), ", ".join(pays + gets)
+        )
+    console.print(grid)
+    if not plan:
+        console.print("Everyone is square.")
+    if any(r.closed_at is None for r in rows):
+        console.print("[italic]Open session: shown as if it closed now with the pot split.[/]")

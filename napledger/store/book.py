@@ -389,6 +389,32 @@ class Book:
         row.seating_json = json.dumps(seating, ensure_ascii=False)
         return player
 
+    def net_money(
+        self, rows: Sequence[SessionRow]
+    ) -> tuple[dict[str, Decimal], str, Decimal | None]:
+        """Each party's net money over these sessions, their currency, and their one chip value.
+
+        The pot is a party only where money really sits in it (a carried box). An open
+        session is counted as if it closed now with the pot split, the default close.
+        """
+        currencies = {r.currency for r in rows}
+        if len(currencies) > 1:
+            raise NapError(
+                f"these sessions are in different currencies ({', '.join(sorted(currencies))}); settle them apart"
+            )
+        net: dict[str, Decimal] = {}
+        for row in rows:
+            value = Decimal(row.chip_value)
+            chips = {**self.chips(row), POT: self.pot(row) - row.opening_pot}
+            if row.closed_at is None:
+                for t in close_transfers(self.pot(row), self.seating(row), "split"):
+                    chips[t.payer] -= t.chips
+                    chips[t.payee] = chips.get(t.payee, 0) + t.chips
+            for party, count in chips.items():
+                net[party] = net.get(party, Decimal(0)) + count * value
+        values = {Decimal(r.chip_value) for r in rows}
+        return net, currencies.pop(), values.pop() if len(values) == 1 else None
+
     def close(self, row: SessionRow, pot_to: str) -> list[Transfer]:
         seating = self.seating(row)
         choice = pot_to.strip().casefold()

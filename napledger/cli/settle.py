@@ -1,0 +1,32 @@
+"""`napledger settle`: who pays whom, in the fewest payments, over one session or several."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from napledger.cli.app import app, book, emit_json
+
+
+@app.command()
+def settle(
+    ctx: typer.Context,
+    session: Annotated[
+        list[str] | None,
+        typer.Option("--session", "-s", help="Session id or name; repeat for an evening."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document.")] = False,
+) -> None:
+    """Settle up with the fewest payments (an open session: as if closed now, pot split)."""
+    from napledger.cli import render
+    from napledger.settle import settle as fewest
+
+    with book(ctx, write=False) as b:
+        rows = [b.find(s) for s in dict.fromkeys(session or [None])]  # type: ignore[list-item]
+        net, currency, chip_value = b.net_money(rows)
+    plan = fewest(net)
+    if as_json:
+        emit_json(render.settlement_json(plan, chip_value))
+    else:
+        render.settlement(rows, net, plan, currency)

@@ -1,0 +1,90 @@
+"""Settling up and closing: the pot split, carried or taken, and the fewest payments."""
+
+from decimal import Decimal
+
+
+def russian_evening(nap, name="moscow"):
+    nap(f"new {name} --players A,B,C,D --variant russian --chip 5 --currency RUB")
+    nap("hand three --by B --made")
+    nap("hand 4 --by C --tricks 2")
+    nap("hand napoleon --by D --failed")
+    nap("hand napoleon --by A --made")
+
+
+def apply(plan, net):
+    left = dict(net)
+    for t in plan:
+        left[t["from"]] += Decimal(t["money"])  # a debtor pays off what they owe
+        left[t["to"]] -= Decimal(t["money"])
+    return left
+
+
+def test_settle_example_8_in_three_payments(nap):
+    russian_evening(nap)
+    plan = nap.json("settle --json")["transfers"]
+    assert len(plan) == 3
+    net = {"A": Decimal(175), "B": Decimal(60), "C": Decimal(-100), "D": Decimal(-135)}
+    assert set(apply(plan, net).values()) == {0}
+    assert all(Decimal(t["money"]) == t["chips"] * 5 for t in plan)
+    out = nap("settle").stdout
+    assert "3 payments" in out and "pays A" in out and "+175" in out
+
+
+def test_settle_joins_sessions_by_player_name(nap):
+    nap("new one --players Ann,Ben,Cat --chip 0.10 --currency GBP")
+    nap("hand 3 --by ann --made")  # Ann +6, Ben -3, Cat -3
+    nap("new two --players ben,cat,ann --chip 0.10 --currency GBP")
+    nap("hand 3 --by ann --made")
+    plan = nap.json("settle --session one --session two --json")["transfers"]
+    assert sorted((t["from"], t["to"], t["money"]) for t in plan) == [
+        ("Ben", "Ann", "0.60"), ("Cat", "Ann", "0.60"),
+    ]  # fmt: skip
+
+
+def test_settle_refuses_to_mix_currencies(nap):
+    nap("new one --players A,B,C --currency GBP")
+    nap("new two --players A,B,C --currency EUR")
+    assert "different currencies" in nap.fails("settle -s one -s two")
+
+
+def test_open_session_settles_as_if_the_pot_were_split(nap):
+    nap("new p --players A,B,C --rule pool=on")
+    nap("pass")  # everyone antes 1: pot 3
+    assert nap.json("settle --json") == {"transfers": []}
+
+
+def test_close_carry_and_carry_from_grow_the_box_across_evenings(nap):
+    nap("new first --players A,B,C --variant russian")
+    nap("hand 2 --by A --failed")  # A antes 1, pays 2 each and 2 to the box: box 3
+    nap("close --pot carry")
+    plan = nap.json("settle --session first --json")["transfers"]
+    assert {(t["from"], t["to"], t["chips"]) for t in plan} == {
+        ("A", "pot", 3),
+        ("A", "B", 2),
+        ("A", "C", 2),
+    }
+    nap("new second --players A,B,C --variant russian --carry-from first")
+    assert nap.json("table --json")["pot"] == 3
+    assert "already carried" in nap.fails(
+        "new third --players A,B,C --variant russian --carry-from first"
+    )
+    nap("hand napoleon --by B --made")  # A deals and antes (box 4); B takes it and 5 from each
+    assert nap.chips() == {"A": -1 - 5, "B": 10 + 4, "C": -5}
+    # Over both evenings the box is empty again, so it is no party to the settlement.
+    plan = nap.json("settle -s first -s second --json")["transfers"]
+    assert "pot" not in {t["from"] for t in plan} | {t["to"] for t in plan}
+
+
+def test_close_gives_the_pot_to_a_player_and_then_refuses_new_deals(nap):
+    nap("new x --players A,B,C --rule pool=on")
+    nap("pass")
+    nap("close --pot b")
+    assert nap.chips() == {"A": -1, "B": 2, "C": -1}
+    assert "closed" in nap.fails("hand 3 --by A --made")
+    assert "closed" in nap.fails("close")
+
+
+def test_carry_from_needs_a_carried_pot(nap):
+    nap("new x --players A,B,C")
+    nap("close")
+    assert "did not carry" in nap.fails("new y --players A,B,C --carry-from x")
