@@ -208,13 +208,12 @@ def _bid(raw: Any, where: str, hand_size: int) -> Bid:
 
 
 def _check_ladder(bids: tuple[Bid, ...], source: str) -> None:
-    seen: dict[str, str] = {}
+    seen: dict[str, Bid] = {}
     for bid in bids:
-        for word in (bid.name, *bid.aliases):
-            key = fold(word)
-            if key in seen and seen[key] != bid.name:
-                raise RuleError(f"{source}: {word!r} names both {seen[key]} and {bid.name}")
-            seen[key] = bid.name
+        for word in dict.fromkeys(fold(w) for w in (bid.name, *bid.aliases)):
+            if word in seen:
+                raise RuleError(f"{source}: {word!r} names both {seen[word].name} and {bid.name}")
+            seen[word] = bid
     trick_bids = [b for b in bids if not b.misere]
     for lower, higher in itertools.pairwise(trick_bids):
         if higher.tricks < lower.tricks:

@@ -1,0 +1,106 @@
+"""Rule files and --rule settings: what loads, and how a mistake is explained."""
+
+import pytest
+
+from napledger.errors import DealError, RuleError
+from napledger.rules import list_presets, load_preset, load_rules
+from napledger.rules.load import parse_rules, rules_from_dict, rules_to_dict, with_overrides
+
+HOUSE = """
+name = "our-table"
+min_players = 3
+max_players = 5
+hand_size = 5
+[settings]
+pool = true
+[[bids]]
+name = "three"
+tricks = 3
+win = 3
+lose = 3
+[[bids]]
+name = "nap"
+tricks = 5
+win = 20
+lose = 20
+pot_bid = true
+"""
+
+
+def test_presets_are_the_three_of_the_rules():
+    assert list_presets() == ["classic", "russian", "seven-card"]
+
+
+def test_snapshot_round_trips_every_preset():
+    for name in list_presets():
+        rules = load_preset(name)
+        assert rules_from_dict(rules_to_dict(rules)) == rules
+
+
+def test_house_rule_file_from_a_path(tmp_path):
+    path = tmp_path / "ours.toml"
+    path.write_text(HOUSE)
+    rules = load_rules(str(path))
+    assert rules.name == "our-table" and rules.settings.pool is True
+    assert rules.bid("5").win == 20 and rules.settings.peep_fee == 1
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (("win = 3\n", "win = 2.5\n"), "whole number"),
+        (("[settings]", "[settings]\ncolour = 1"), "unknown key 'colour'"),
+        (("tricks = 5", "tricks = 2"), "lowest to highest"),
+        (("max_players = 5", "max_players = 12"), "from 3 to 10"),
+        (("hand_size = 5", "hand_size = 13"), "pack"),
+        (('name = "nap"', 'name = "three"'), "names both"),
+        (("pool = true", 'pool = "yes"'), "true or false"),
+        (('[[bids]]\nname = "three"', '[[bids]]\nname = "three"\nodds = 1'), "unknown key 'odds'"),
+        (("min_players = 3", "min_players = [3"), "not valid TOML"),
+    ],
+)
+def test_a_bad_rule_file_is_explained(change, message):
+    old, new = change
+    assert old in HOUSE
+    with pytest.raises(RuleError, match=message):
+        parse_rules(HOUSE.replace(old, new, 1))
+
+
+def test_rule_overrides():
+    classic = load_preset("classic")
+    rules = with_overrides(
+        classic, ["two=on", "pool=yes", "pool_ante=2", "dealer_sits_out_from=off"]
+    )
+    assert rules.bid("2").name == "two"
+    assert (rules.settings.pool, rules.settings.pool_ante, rules.settings.dealer_sits_out_from) == (
+        True,
+        2,
+        None,
+    )
+    with pytest.raises(DealError, match="off in this session"):
+        classic.bid("two")
+    for bad, message in [
+        ("colour=red", "unknown rule"),
+        ("pool=maybe", "on or off"),
+        ("peep_fee=1.5", "whole number"),
+        ("pool", "KEY=VALUE"),
+        ("misere", "KEY=VALUE"),
+    ]:
+        with pytest.raises(RuleError, match=message):
+            with_overrides(classic, [bad])
+
+
+def test_bids_by_name_alias_accent_and_number():
+    classic = load_preset("classic")
+    assert classic.bid("Blucher").name == "blücher"
+    assert classic.bid("MISÈRE").name == classic.bid("mis").name == "misère"
+    assert classic.bid("5").name == "nap"
+    assert classic.bid("sir-garnet").name == "nap"
+    with pytest.raises(DealError, match="unknown bid 'six' in classic"):
+        classic.bid("six")
+    assert load_preset("russian").bid("наполеон").name == "napoleon"
+
+
+def test_unknown_preset_names_the_known_ones():
+    with pytest.raises(RuleError, match="classic, russian, seven-card"):
+        load_rules("clasic")
