@@ -43,6 +43,9 @@ class NapGroup(TyperGroup):
             fail("stopped", 130)
         except KeyboardInterrupt:
             fail("stopped", 130)
+        except BrokenPipeError:  # `napledger hands | head`: the reader has gone, nothing to say
+            sys.stderr.close()
+            sys.exit(1)
         except Exception as error:  # the last line of defence: a bug, told in one line
             if os.environ.get("NAPLEDGER_DEBUG"):
                 raise
