@@ -1,0 +1,120 @@
+"""Write-only cells: text that stays text, money as numbers, datetimes Excel can hold."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from decimal import Decimal
+
+from openpyxl.cell import WriteOnlyCell
+from openpyxl.styles import Font
+from openpyxl.worksheet._write_only import WriteOnlyWorksheet
+
+DATETIME = "yyyy-mm-dd hh:mm"
+CHIPS = "#,##0"
+CHANGE = "+#,##0;-#,##0;0"
+
+# Excel treats text typed with these leading characters as a formula; the quote
+# prefix makes it keep the text as text even after someone edits the cell.
+_FORMULA_LEAD = ("=", "+", "-", "@")
+# XML 1.0 cannot carry these; openpyxl refuses the control characters and the
+# XML serializer chokes on lone surrogates, so either would abort the export.
+_ILLEGAL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+# Excel decodes _xHHHH_ in cell text as an escaped character, so "_x0041_" would
+# show as "A"; escaping the underscore (_x005F_) keeps what the person typed.
+_OOXML_ESCAPE = re.compile(r"_(x[0-9A-Fa-f]{4}_)")
+_MAX_TEXT = 32767  # Excel's limit for one cell
+
+_MUTED = Font(color="FF808080")
+
+# (symbol, symbol goes first) for currencies people are likely to play for.
+_SYMBOLS = {
+    "GBP": ("£", True),
+    "USD": ("$", True),
+    "EUR": ("€", True),
+    "JPY": ("¥", True),
+    "RUB": ("₽", False),
+    "UAH": ("₴", False),
+    "PLN": ("zł", False),
+}
+_MINOR_UNITS = {"JPY": 0, "KRW": 0}
+
+
+def xml_safe(value: str) -> str:
+    """``value`` with what XML cannot carry replaced by U+FFFD."""
+    return _ILLEGAL.sub("\ufffd", value)
+
+
+def clean_text(value: str) -> str:
+    """What to store in a cell so that Excel shows ``value``."""
+    value = xml_safe(value)
+    if "_x" in value:
+        value = _OOXML_ESCAPE.sub(r"_x005F_\1", value)
+    return value[:_MAX_TEXT]
+
+
+def money_format(currency: str, chip_value: Decimal) -> str:
+    """A number format showing the currency, with enough places for one chip's value."""
+    code = currency.strip().upper()
+    places = max(_MINOR_UNITS.get(code, 2), _places(chip_value))
+    number = "#,##0" + ("." + "0" * places if places else "")
+    if code in _SYMBOLS:
+        symbol, first = _SYMBOLS[code]
+        return f'"{symbol}"{number}' if first else f'{number} "{symbol}"'
+    # The currency is typed by a person: keep only what is safe inside a quoted literal.
+    label = re.sub(r"[^\w ]", "", currency).strip()
+    return f'{number} "{label}"' if label else number
+
+
+def _places(value: Decimal) -> int:
+    exponent = value.normalize().as_tuple().exponent
+    if not isinstance(exponent, int):  # NaN or infinity: nothing sensible to match
+        return 0
+    return min(max(0, -exponent), 10)
+
+
+def excel_datetime(value: datetime) -> datetime:
+    """Excel has no time zones: an aware datetime is shown in this machine's local time."""
+    if value.tzinfo is not None:
+        return value.astimezone().replace(tzinfo=None)
+    return value
+
+
+class CellMaker:
+    """Turns Python values into cells of one write-only worksheet."""
+
+    def __init__(self, ws: WriteOnlyWorksheet) -> None:
+        self._ws = ws
+
+    def make(self, value: object, fmt: str | None = None, *, muted: bool = False) -> object:
+        """A cell (or a plain value openpyxl can write as it is) for ``value``."""
+        if value is None:
+            return None
+        if isinstance(value, str):
+            return self.text(clean_text(value), muted=muted)
+        if isinstance(value, datetime):
+            return self._styled(excel_datetime(value), fmt or DATETIME, muted)
+        if isinstance(value, bool | int | Decimal):
+            if fmt is None and not muted:
+                return value
+            return self._styled(value, fmt, muted)
+        raise TypeError(f"cannot write {type(value).__name__} to a workbook")
+
+    def text(self, value: str, *, muted: bool = False) -> WriteOnlyCell:
+        """A text cell for already-cleaned ``value``, whatever it looks like."""
+        cell = WriteOnlyCell(self._ws, value=value)
+        # openpyxl guesses 'f' for "=..." and 'e' for "#N/A"; a name is neither.
+        cell.data_type = "s"
+        if value.startswith(_FORMULA_LEAD):
+            cell.quotePrefix = True
+        if muted:
+            cell.font = _MUTED
+        return cell
+
+    def _styled(self, value: object, fmt: str | None, muted: bool) -> WriteOnlyCell:
+        cell = WriteOnlyCell(self._ws, value=value)
+        if fmt is not None:
+            cell.number_format = fmt
+        if muted:
+            cell.font = _MUTED
+        return cell

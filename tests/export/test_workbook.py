@@ -1,0 +1,557 @@
+"""The Excel writer: build small sessions by hand, write them, read the file back."""
+
+from __future__ import annotations
+
+import dataclasses
+import errno
+import os
+import re
+import subprocess
+import sys
+import zipfile
+from collections import Counter
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from napledger.errors import NapError
+from napledger.export import history
+from napledger.export.data import DealRow, LedgerRow, PaymentRow, SessionExport, StakeRow
+from napledger.export.workbook import write_workbook
+
+T0 = datetime(2026, 12, 1, 20, 0)
+GREY = "FF808080"
+HOSTILE = ("=SUM(A1)", "+44 Dave", "-1+2", "@cmd", "#N/A", "=1+1")
+
+
+def deal(number: int, revision: int, status: str, **kw: Any) -> DealRow:
+    fields: dict[str, Any] = dict(
+        dealer="Ann",
+        bidder="Ann",
+        bid="three",
+        outcome="made (3 tricks)",
+        revoker=None,
+        peeps=(),
+        purchases=(),
+        pot_after=0,
+        changes={},
+        recorded_at=T0,
+    )
+    fields.update(kw)
+    return DealRow(number=number, revision=revision, status=status, **fields)
+
+
+def evening(players: Sequence[str] = ("Ann", "Bob", "Cat"), **overrides: Any) -> SessionExport:
+    """Four deals: a make, an amended nap, a passed-out ante round, a voided deal.
+
+    Final chips Ann -5, Bob +16, Cat -14 and 3 in the pot: zero sum.
+    """
+    a, b, c = players
+    deals = [
+        deal(1, 1, "live", dealer=a, bidder=a, changes={a: 6, b: -3, c: -3}),
+        deal(2, 1, "replaced", dealer=b, bidder=b, bid="nap", outcome="failed (4 tricks)"),
+        deal(
+            2,
+            2,
+            "live",
+            dealer=b,
+            bidder=b,
+            bid="nap",
+            outcome="made (5 tricks)",
+            peeps=(a,),
+            purchases=((c, 2),),
+            changes={b: 20, a: -10, c: -10},
+            note="amended: Bob took the fifth trick",
+        ),
+        deal(
+            3,
+            1,
+            "live",
+            dealer=c,
+            bidder=None,
+            bid=None,
+            outcome="passed out",
+            pot_after=3,
+            changes={a: -1, b: -1, c: -1},
+        ),
+        deal(4, 1, "voided", dealer=a, bidder=c, outcome="revoke by Ann", revoker=a),
+    ]
+    ledger = [
+        LedgerRow(1, 1, b, a, 3),
+        LedgerRow(1, 1, c, a, 3),
+        LedgerRow(2, 2, a, b, 10),
+        LedgerRow(2, 2, c, b, 10),
+        LedgerRow(3, 1, a, "pot", 1),
+        LedgerRow(3, 1, b, "pot", 1),
+        LedgerRow(3, 1, c, "pot", 1),
+    ]
+    fields: dict[str, Any] = dict(
+        id=7,
+        name="Friday nap",
+        variant="classic",
+        currency="GBP",
+        chip_value=Decimal("0.05"),
+        created=T0,
+        closed=None,
+        players=tuple(players),
+        chips={a: -5, b: 16, c: -14},
+        pot=3,
+        settlement=(PaymentRow(c, b, Decimal("0.70")), PaymentRow(a, b, Decimal("0.10"))),
+        stakes=(StakeRow("three", 3, 3, 3), StakeRow("misère", 0, 3, 3), StakeRow("nap", 5, 10, 5)),
+        settings={"dealer_sits_out_from": 6, "misere": True, "pot": "ante"},
+        deals=deals,
+        ledger=ledger,
+    )
+    fields.update(overrides)
+    return SessionExport(**fields)
+
+
+def write(tmp_path: Path, *sessions: SessionExport) -> Path:
+    path = tmp_path / "out.xlsx"
+    write_workbook(list(sessions), path)
+    return path
+
+
+def table_rows(ws: Any, name: str) -> list[dict[str, Any]]:
+    """The body rows of a table as {header: cell}; the header row must match the table."""
+    table = ws.tables[name]
+    rows = list(ws[table.ref])
+    headers = [cell.value for cell in rows[0]]
+    assert headers == table.column_names
+    return [dict(zip(headers, row, strict=True)) for row in rows[1:]]
+
+
+def money(cell: Any) -> Decimal:
+    assert cell.data_type == "n", f"{cell.coordinate} is not a number: {cell.value!r}"
+    assert not isinstance(cell.value, str)
+    return Decimal(str(cell.value))
+
+
+def sheet_xml(path: Path) -> dict[str, str]:
+    with zipfile.ZipFile(path) as archive:
+        return {
+            name: archive.read(name).decode()
+            for name in archive.namelist()
+            if name.startswith("xl/worksheets/sheet")
+        }
+
+
+# --- Summary -----------------------------------------------------------------------
+
+
+def test_summary_chips_are_the_ledger_net_and_money_is_an_exact_number(tmp_path: Path) -> None:
+    wb = openpyxl.load_workbook(write(tmp_path, evening()))
+    net: Counter[str] = Counter()
+    for row in table_rows(wb["Ledger"], "LedgerTable"):
+        net[row["Payer"].value] -= row["Chips"].value
+        net[row["Payee"].value] += row["Chips"].value
+        assert money(row["Money"]) == row["Chips"].value * Decimal("0.05")
+
+    balances = table_rows(wb["Summary"], "BalancesTable")
+    assert [r["Player"].value for r in balances] == ["Ann", "Bob", "Cat"]
+    for row in balances:
+        assert row["Chips"].value == net[row["Player"].value]
+        assert money(row["Money"]) == net[row["Player"].value] * Decimal("0.05")
+        assert row["Money"].number_format == '"£"#,##0.00'
+    (session,) = table_rows(wb["Summary"], "SessionsTable")
+    assert session["Pot (chips)"].value == net["pot"] == 3
+    assert money(session["Pot (money)"]) == Decimal("0.15")
+    assert money(session["Chip value"]) == Decimal("0.05")
+    assert session["Name"].value == "Friday nap"
+    assert session["Live deals"].value == 3
+
+
+def test_summary_lists_the_settlement_in_money(tmp_path: Path) -> None:
+    wb = openpyxl.load_workbook(write(tmp_path, evening()))
+    rows = table_rows(wb["Summary"], "SettlementTable")
+    assert [(r["Payer"].value, r["Payee"].value, money(r["Money"])) for r in rows] == [
+        ("Cat", "Bob", Decimal("0.70")),
+        ("Ann", "Bob", Decimal("0.10")),
+    ]
+    assert all(r["Money"].number_format == '"£"#,##0.00' for r in rows)
+
+
+def test_money_formats_follow_the_currency_and_the_chip_value(tmp_path: Path) -> None:
+    rub = evening(id=8, currency="RUB", chip_value=Decimal("5"))
+    odd = evening(id=9, currency='"XYZ"', chip_value=Decimal("0.125"))
+    wb = openpyxl.load_workbook(write(tmp_path, rub, odd))
+    formats = {
+        r["Session"].value: r["Money"].number_format
+        for r in table_rows(wb["Summary"], "BalancesTable")
+    }
+    assert formats == {8: '#,##0.00 "₽"', 9: '#,##0.000 "XYZ"'}
+    chips = {r["Player"].value: r for r in table_rows(wb["Summary"], "BalancesTable")}
+    assert money(chips["Cat"]["Money"]) == Decimal("-14") * Decimal("0.125")
+
+
+# --- Deals ------------------------------------------------------------------------
+
+
+def test_running_totals_count_only_live_deals(tmp_path: Path) -> None:
+    wb = openpyxl.load_workbook(write(tmp_path, evening()))
+    rows = table_rows(wb["Deals"], "DealsTable")
+    got = [
+        (
+            r["Deal"].value,
+            r["Revision"].value,
+            r["Status"].value,
+            r["Ann total"].value,
+            r["Bob total"].value,
+            r["Cat total"].value,
+        )
+        for r in rows
+    ]
+    assert got == [
+        (1, 1, "live", 6, -3, -3),
+        (2, 1, "replaced", None, None, None),
+        (2, 2, "live", -4, 17, -13),
+        (3, 1, "live", -5, 16, -14),
+        (4, 1, "voided", None, None, None),
+    ]
+    assert [r["Bob change"].value for r in rows] == [-3, None, 20, -1, None]
+    assert rows[2]["Bob change"].number_format == "+#,##0;-#,##0;0"
+
+
+def test_voided_and_replaced_deals_are_grey_and_live_ones_are_not(tmp_path: Path) -> None:
+    wb = openpyxl.load_workbook(write(tmp_path, evening()))
+    for row in table_rows(wb["Deals"], "DealsTable"):
+        written = [c for c in row.values() if c.value is not None]
+        grey = [c.font.color is not None and c.font.color.rgb == GREY for c in written]
+        if row["Status"].value == "live":
+            assert not any(grey)
+        else:
+            assert all(grey), row["Status"].value
+
+
+def test_deal_row_shows_what_happened(tmp_path: Path) -> None:
+    wb = openpyxl.load_workbook(write(tmp_path, evening()))
+    rows = table_rows(wb["Deals"], "DealsTable")
+    amended = {k: c.value for k, c in rows[2].items()}
+    assert amended["Session"] == 7
+    assert amended["Dealer"] == amended["Bidder"] == "Bob"
+    assert amended["Bid"] == "nap"
+    assert amended["Outcome"] == "made (5 tricks)"
+    assert amended["Peeps"] == "Ann"
+    assert amended["Purchases"] == "Cat 2"
+    assert amended["Note"] == "amended: Bob took the fifth trick"
+    assert amended["Recorded at"] == T0
+    assert rows[2]["Recorded at"].number_format == "yyyy-mm-dd hh:mm"
+    assert rows[3]["Pot after"].value == 3
+    assert rows[4]["Revoker"].value == "Ann"
+
+
+def test_sessions_keep_their_own_totals_and_players(tmp_path: Path) -> None:
+    first = evening()
+    second = evening(("Ann", "Dan", "Eve"), id=8, name="Saturday")
+    wb = openpyxl.load_workbook(write(tmp_path, first, second))
+    rows = table_rows(wb["Deals"], "DealsTable")
+    assert len(rows) == 10
+    last_of_second = rows[-2]  # the last live deal; the final row is voided
+    assert last_of_second["Session"].value == 8
+    assert (last_of_second["Ann total"].value, last_of_second["Dan total"].value) == (-5, 16)
+    assert last_of_second["Bob total"].value is None  # Bob did not sit on Saturday
+    assert rows[0]["Dan total"].value is None
+    balance = table_rows(wb["Balance"], "BalanceTable")
+    assert [(r["Session"].value, r["Deal"].value) for r in balance] == [
+        (7, 0),
+        (7, 1),
+        (7, 2),
+        (7, 3),
+        (8, 0),
+        (8, 1),
+        (8, 2),
+        (8, 3),
+    ]
+
+
+def test_a_change_for_someone_not_at_the_table_is_refused(tmp_path: Path) -> None:
+    bad = evening(deals=[deal(1, 1, "live", changes={"Zed": 3, "Ann": -3})])
+    with pytest.raises(ValueError, match="Zed"):
+        write(tmp_path, bad)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_unknown_status_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown status"):
+        deal(1, 1, "deleted")
+
+
+# --- Text stays text ------------------------------------------------------------------
+
+
+def test_hostile_names_are_written_as_text_never_formulas(tmp_path: Path) -> None:
+    a, b, c = HOSTILE[:3]
+    session = evening(
+        (a, b, c),
+        name=HOSTILE[3],
+        variant=HOSTILE[4],
+        settings={"house rule": HOSTILE[5]},
+        deals=[deal(1, 1, "live", dealer=a, bidder=b, changes={a: 6, b: -3, c: -3}, note="=1+1")],
+    )
+    path = write(tmp_path, session)
+    wb = openpyxl.load_workbook(path)
+    seen: Counter[str] = Counter()
+    for ws in wb:
+        for row in ws.iter_rows():
+            for cell in row:
+                if isinstance(cell.value, str) and cell.value in HOSTILE:
+                    assert cell.data_type == "s", (ws.title, cell.coordinate)
+                    assert cell.quotePrefix or cell.value == "#N/A"
+                    seen[cell.value] += 1
+    assert set(seen) == set(HOSTILE)
+    # Balances 1, Settlement 1, Deals dealer 1, Ledger 4, Balance header 1.
+    assert seen[a] == 8
+    for name, xml in sheet_xml(path).items():
+        assert not re.search(r"<f[ >/]", xml), name
+        assert "<v>#N/A</v>" not in xml, name
+    headers = [cell.value for cell in next(wb["Deals"].iter_rows(max_row=1))]
+    assert f"{a} change" in headers
+
+
+def test_control_characters_and_excel_escapes_survive(tmp_path: Path) -> None:
+    players = ("bell\x07", "_x0041_", "tab\there")
+    session = evening(players, deals=[], ledger=[])
+    wb = openpyxl.load_workbook(write(tmp_path, session))
+    names = [r["Player"].value for r in table_rows(wb["Summary"], "BalancesTable")]
+    # U+FFFD instead of a character XML cannot hold; "_x005F_" so Excel shows "_x0041_"
+    # rather than "A" (openpyxl reads the escape back as it is stored).
+    assert names == ["bell\ufffd", "_x005F_x0041_", "tab\there"]
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    name=st.text(
+        st.characters(
+            blacklist_categories=("Cs",),
+            blacklist_characters="\r\ufffe\uffff",
+            min_codepoint=9,
+        ),
+        min_size=1,
+        max_size=20,
+    ).filter(lambda s: "_x" not in s and not re.search(r"[\x0b\x0c\x0e-\x1f]", s))
+)
+def test_any_typed_name_comes_back_as_the_same_text(tmp_path: Path, name: str) -> None:
+    session = evening(name=name, deals=[], ledger=[], settlement=())
+    wb = openpyxl.load_workbook(write(tmp_path, session))
+    (row,) = table_rows(wb["Summary"], "SessionsTable")
+    assert row["Name"].data_type == "s"
+    assert row["Name"].value == name
+
+
+def test_headers_made_from_names_are_unique_table_columns(tmp_path: Path) -> None:
+    session = evening(("Al", "AL", "Session"), deals=[], ledger=[])
+    wb = openpyxl.load_workbook(write(tmp_path, session))
+    for ws in wb:
+        for table in ws.tables.values():
+            header = [c.value for c in ws[table.ref][0]]
+            assert header == table.column_names
+            assert len({h.casefold() for h in header}) == len(header), (ws.title, header)
+    balance = [c.value for c in wb["Balance"][1]]
+    assert balance == ["Session", "Deal", "Al", "AL (2)", "Session (2)"]
+
+
+# --- Layout -----------------------------------------------------------------------
+
+
+def test_headers_are_frozen_and_data_sheets_are_tables(tmp_path: Path) -> None:
+    wb = openpyxl.load_workbook(write(tmp_path, evening()))
+    assert wb.sheetnames == ["Summary", "Chart", "Deals", "Ledger", "Balance", "Rules"]
+    frozen = {ws.title: ws.freeze_panes for ws in wb if ws.title != "Chart"}
+    assert frozen == {
+        "Summary": "A2",
+        "Deals": "C2",
+        "Ledger": "A2",
+        "Balance": "C2",
+        "Rules": "A2",
+    }
+    for title in ("Deals", "Ledger", "Balance"):
+        ws = wb[title]
+        (table,) = ws.tables.values()
+        assert table.ref.startswith("A1:")
+        assert table.ref.endswith(str(ws.max_row))
+        assert table.autoFilter is not None
+    assert len(table_rows(wb["Ledger"], "LedgerTable")) == 7
+
+
+def test_columns_are_wide_enough_for_their_text(tmp_path: Path) -> None:
+    long_name = "Bartholomew Fitzgerald"
+    wb = openpyxl.load_workbook(write(tmp_path, evening((long_name, "Bob", "Cat"))))
+    summary = wb["Summary"]
+    assert summary.column_dimensions["B"].width >= len(long_name)  # Name / Player column
+    deals = wb["Deals"]
+    assert deals.column_dimensions["E"].width >= len(long_name)  # Dealer
+    assert deals.column_dimensions["H"].width >= len("made (5 tricks)")  # Outcome
+
+
+def test_rules_sheet_has_each_sessions_stakes_and_settings(tmp_path: Path) -> None:
+    wb = openpyxl.load_workbook(write(tmp_path, evening()))
+    stakes = table_rows(wb["Rules"], "StakesTable")
+    assert [
+        (r["Bid"].value, r["Tricks"].value, r["Win (chips)"].value, r["Lose (chips)"].value)
+        for r in stakes
+    ] == [("three", 3, 3, 3), ("misère", 0, 3, 3), ("nap", 5, 10, 5)]
+    settings_ = {r["Setting"].value: r["Value"] for r in table_rows(wb["Rules"], "SettingsTable")}
+    assert settings_["dealer_sits_out_from"].value == 6
+    assert settings_["misere"].value is True
+    assert settings_["misere"].data_type == "b"
+    assert settings_["pot"].value == "ante"
+
+
+def test_empty_export_still_makes_a_readable_workbook(tmp_path: Path) -> None:
+    wb = openpyxl.load_workbook(write(tmp_path))
+    assert [r["Session"].value for r in table_rows(wb["Summary"], "SessionsTable")] == ["(none)"]
+    assert wb["Chart"]["A1"].value.startswith("No session")
+
+
+def test_aware_datetimes_are_shown_in_local_time(tmp_path: Path) -> None:
+    aware = datetime(2026, 12, 1, 23, 30, tzinfo=UTC)
+    wb = openpyxl.load_workbook(write(tmp_path, evening(created=aware)))
+    (row,) = table_rows(wb["Summary"], "SessionsTable")
+    assert row["Created"].value == aware.astimezone().replace(tzinfo=None)
+
+
+# --- Chart ------------------------------------------------------------------------
+
+
+def test_each_session_gets_a_running_balance_chart(tmp_path: Path) -> None:
+    path = write(tmp_path, evening(), evening(("Ann", "Dan", "Eve"), id=8))
+    with zipfile.ZipFile(path) as archive:
+        names = archive.namelist()
+        chart = archive.read("xl/charts/chart1.xml").decode()
+    assert "xl/charts/chart2.xml" in names
+    assert "xl/charts/chart3.xml" not in names
+    assert chart.count("<ser>") == 3
+    # Values come from the Balance sheet rows of session 7 (header row 1, deals 0-3).
+    assert "'Balance'!$C$2:$C$5" in chart
+    assert "'Balance'!$B$2:$B$5" in chart  # deal numbers on the x axis
+    assert chart.count('<delete val="0"') == 2  # both axes shown in Excel
+
+
+# --- Progress -------------------------------------------------------------------------
+
+
+def test_progress_calls_add_up_to_the_deals_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(history, "PROGRESS_EVERY", 2)
+    calls: list[int] = []
+    write_workbook([evening(), evening(id=8)], tmp_path / "out.xlsx", calls.append)
+    assert sum(calls) == 10
+    assert calls == [2, 2, 2, 2, 2]
+
+
+# --- All or nothing -----------------------------------------------------------------
+
+
+def test_missing_folder_raises_naperror(tmp_path: Path) -> None:
+    target = tmp_path / "no such folder" / "out.xlsx"
+    with pytest.raises(NapError, match=r"^cannot write .*out\.xlsx: No such file or directory$"):
+        write_workbook([evening()], target)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes to read-only folders")
+def test_read_only_folder_raises_naperror(tmp_path: Path) -> None:
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    folder.chmod(0o500)
+    try:
+        with pytest.raises(NapError, match="Permission denied"):
+            write_workbook([evening()], folder / "out.xlsx")
+        assert list(folder.iterdir()) == []
+    finally:
+        folder.chmod(0o700)
+
+
+def test_unwritable_folder_message_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The read-only folder test above cannot run as root (as CI does), so the
+    # refusal the operating system would give is simulated where the file is made.
+    from napledger.export import workbook
+
+    def refuse(file: object, mode: str = "r") -> None:
+        raise PermissionError(errno.EACCES, "Permission denied", str(file))
+
+    monkeypatch.setattr(workbook, "open", refuse, raising=False)
+    target = tmp_path / "out.xlsx"
+    with pytest.raises(NapError) as caught:
+        write_workbook([evening()], target)
+    assert str(caught.value) == f"cannot write {target}: Permission denied"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_os_error_midway_leaves_no_file_and_keeps_the_old_one(tmp_path: Path) -> None:
+    target = tmp_path / "out.xlsx"
+    target.write_bytes(b"last week's export")
+
+    def disk_full(n: int) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    with pytest.raises(NapError) as caught:
+        write_workbook([evening()], target, disk_full)
+    assert str(caught.value) == f"cannot write {target}: No space left on device"
+    assert "\n" not in str(caught.value)
+    assert list(tmp_path.iterdir()) == [target]
+    assert target.read_bytes() == b"last week's export"
+
+
+def test_failed_rename_removes_the_temporary_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refuse(src: object, dst: object) -> None:
+        raise PermissionError(errno.EACCES, "Permission denied")
+
+    monkeypatch.setattr(os, "replace", refuse)
+    with pytest.raises(NapError, match="Permission denied"):
+        write_workbook([evening()], tmp_path / "out.xlsx")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_other_errors_propagate_and_remove_the_temporary_file(tmp_path: Path) -> None:
+    def interrupted(n: int) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        write_workbook([evening()], tmp_path / "out.xlsx", interrupted)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_folder_in_the_way_is_reported(tmp_path: Path) -> None:
+    (tmp_path / "out.xlsx").mkdir()
+    with pytest.raises(NapError, match="is a folder"):
+        write_workbook([evening()], tmp_path / "out.xlsx")
+
+
+def test_the_new_file_has_ordinary_permissions(tmp_path: Path) -> None:
+    path = write(tmp_path, evening())
+    umask = os.umask(0)
+    os.umask(umask)
+    assert path.stat().st_mode & 0o777 == 0o666 & ~umask
+
+
+# --- Boundaries ----------------------------------------------------------------------
+
+
+def test_plain_data_does_not_pull_in_openpyxl() -> None:
+    code = "import sys, napledger.export.data; print('openpyxl' in sys.modules)"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
+    )
+    assert out.stdout.strip() == "False"
+
+
+def test_rows_are_frozen_dataclasses() -> None:
+    row = deal(1, 1, "live")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        row.number = 2  # type: ignore[misc]
