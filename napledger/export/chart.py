@@ -46,6 +46,7 @@ def _balance_chart(data_ws: WriteOnlyWorksheet, block: BalanceBlock) -> LineChar
     # openpyxl 3.1 leaves <c:delete> out, and Excel then hides both axes.
     chart.x_axis.delete = False
     chart.y_axis.delete = False
+    chart.x_axis.axPos = "b"  # openpyxl puts the deal axis on the left by default
     rows = {"min_row": block.first_row, "max_row": block.last_row}
     for player, column in block.columns.items():
         values = Reference(data_ws, min_col=column, max_col=column, **rows)
