@@ -5,10 +5,13 @@ from __future__ import annotations
 import re
 from datetime import datetime
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from openpyxl.cell import WriteOnlyCell
 from openpyxl.styles import Font
-from openpyxl.worksheet._write_only import WriteOnlyWorksheet
+
+if TYPE_CHECKING:  # a private module of openpyxl, needed only for annotations
+    from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
 DATETIME = "yyyy-mm-dd hh:mm"
 CHIPS = "#,##0"

@@ -10,12 +10,15 @@ currencies do not add up, and deal numbers restart in each session.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from openpyxl.chart import LineChart, Reference, Series
-from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
 from napledger.export.cells import clean_text, xml_safe
 from napledger.export.history import BalanceBlock
+
+if TYPE_CHECKING:  # a private module of openpyxl, needed only for annotations
+    from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
 _WIDTH_CM, _HEIGHT_CM = 24.0, 12.0
 _ROWS_PER_CHART = 25  # default rows are 0.53 cm: 12 cm of chart plus a gap
@@ -46,6 +49,7 @@ def _balance_chart(data_ws: WriteOnlyWorksheet, block: BalanceBlock) -> LineChar
     # openpyxl 3.1 leaves <c:delete> out, and Excel then hides both axes.
     chart.x_axis.delete = False
     chart.y_axis.delete = False
+    chart.x_axis.axPos = "b"  # openpyxl puts the deal axis on the left by default
     rows = {"min_row": block.first_row, "max_row": block.last_row}
     for player, column in block.columns.items():
         values = Reference(data_ws, min_col=column, max_col=column, **rows)

@@ -13,9 +13,11 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.filters import AutoFilter
 from openpyxl.worksheet.table import Table, TableColumn, TableStyleInfo
 
+from napledger.errors import NapError
 from napledger.export.cells import CellMaker, clean_text
 
 MONEY = "money"  # a column whose number format is the session's currency format
+MAX_ROWS = 1_048_576  # Excel opens no sheet longer than this
 _NONE = "(none)"
 _MIN_WIDTH, _MAX_WIDTH = 6.0, 50.0
 _FILTER_BUTTON = 3.0  # header cells of a table also hold the filter drop-down
@@ -55,6 +57,10 @@ class Sheet:
         self._table = (name, self.rows, headers)
 
     def append(self, values: Sequence[object], *, money: str = "", muted: bool = False) -> None:
+        if self.rows >= MAX_ROWS - 1:  # keep a row for the "(none)" or a closing table
+            raise NapError(
+                f"too many rows for Excel's {self.ws.title} sheet: export fewer sessions at once"
+            )
         make = self.cells.make
         row = [
             make(value, money if column.fmt == MONEY else column.fmt, muted=muted)

@@ -555,3 +555,14 @@ def test_rows_are_frozen_dataclasses() -> None:
     row = deal(1, 1, "live")
     with pytest.raises(dataclasses.FrozenInstanceError):
         row.number = 2  # type: ignore[misc]
+
+
+def test_a_history_longer_than_excel_allows_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from napledger.export import sheet
+
+    monkeypatch.setattr(sheet, "MAX_ROWS", 6)  # the Ledger needs 1 + 7 rows
+    with pytest.raises(NapError, match="too many rows for Excel's Ledger sheet"):
+        write(tmp_path, evening())
+    assert list(tmp_path.iterdir()) == []
