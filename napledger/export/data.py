@@ -51,7 +51,7 @@ class DealRow:
 class LedgerRow:
     """One transfer between accounts; ``"pot"`` is the pot's account."""
 
-    deal: int
+    deal: int | None  # None: made at the close of the session (the pot shared or taken)
     revision: int
     payer: str
     payee: str

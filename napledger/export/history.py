@@ -200,12 +200,14 @@ class _Transfers:
     def write_through(self, deal: int | None) -> None:
         """Write the rows up to ``deal`` (all that are left when None), in their given order."""
         session, value = self._session, self._session.chip_value
-        while self._next is not None and (deal is None or self._next.deal <= deal):
+        while self._next is not None and (
+            deal is None or (self._next.deal is not None and self._next.deal <= deal)
+        ):
             row = self._next
             self._sheet.append(
                 [
                     session.id,
-                    row.deal,
+                    "close" if row.deal is None else row.deal,
                     row.revision,
                     row.payer,
                     row.payee,

@@ -1,0 +1,87 @@
+"""`napledger export`: evening histories to one Excel workbook."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from napledger.cli.app import app, book
+from napledger.errors import NapError
+
+PROGRESS_FROM = 2_000  # deals; a smaller export is done before a bar would be drawn
+
+
+def parse_day(text: str | None, option: str) -> date | None:
+    if text is None:
+        return None
+    try:
+        return date.fromisoformat(text.strip())
+    except ValueError:
+        raise NapError(f"{option} wants a date like 2026-12-31, not {text!r}") from None
+
+
+def default_path(names: list[str]) -> Path:
+    label = names[0] if len(names) == 1 else f"{len(names)}-sessions"
+    # A name is the players' text: keep letters and digits of any script, nothing a path could use.
+    slug = re.sub(r"[^\w]+", "-", label, flags=re.UNICODE).strip("-_")[:40] or "session"
+    return Path("exports") / f"{date.today():%Y-%m-%d}-{slug}.xlsx"
+
+
+@app.command()
+def export(
+    ctx: typer.Context,
+    sessions: Annotated[
+        list[str] | None, typer.Argument(help="Session ids or names (default: the current one).")
+    ] = None,
+    all_: Annotated[bool, typer.Option("--all", help="Every session.")] = False,
+    since: Annotated[
+        str | None, typer.Option(help="Sessions started on or after DATE (YYYY-MM-DD).")
+    ] = None,
+    until: Annotated[str | None, typer.Option(help="Sessions started on or before DATE.")] = None,
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="The .xlsx file to write.")
+    ] = None,
+) -> None:
+    """Write sessions to an .xlsx workbook: Summary, Deals, Ledger, Rules and a chart."""
+    from napledger.cli.render import console
+    from napledger.store.exporting import session_export
+
+    first, last = parse_day(since, "--since"), parse_day(until, "--until")
+    if sessions and all_:
+        raise NapError("name sessions or give --all, not both")
+    if output is not None and output.suffix.lower() != ".xlsx":
+        raise NapError(f"the workbook must be an .xlsx file, not {output}")
+    with book(ctx, write=False) as b:
+        if all_ or (not sessions and (first or last)):
+            rows = b.sessions()
+        else:
+            rows = [b.find(s) for s in dict.fromkeys(sessions or [None])]  # type: ignore[list-item]
+        rows = [
+            r
+            for r in rows
+            if (first is None or r.created_at.date() >= first)
+            and (last is None or r.created_at.date() <= last)
+        ]
+        if not rows:
+            raise NapError("no sessions to export in that range")
+        data = [session_export(b, r) for r in rows]
+    path = output or default_path([r.name for r in rows])
+    if output is None:
+        path.parent.mkdir(exist_ok=True)
+    total = sum(len(s.deals) for s in data)
+    from napledger.export.workbook import write_workbook
+
+    if total < PROGRESS_FROM or not console.is_terminal:
+        write_workbook(data, path)
+    else:
+        from rich.progress import Progress
+
+        with Progress(console=console, transient=True) as bar:
+            task = bar.add_task("Writing deals", total=total)
+            write_workbook(data, path, progress=lambda n: bar.advance(task, n))
+    plural = "s" if len(data) != 1 else ""
+    typer.echo(f"Wrote {path}: {len(data)} session{plural}, {total} deal records.")

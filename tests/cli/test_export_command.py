@@ -1,0 +1,112 @@
+"""`napledger export` end to end: from the database to a workbook read back with openpyxl."""
+
+import zipfile
+from decimal import Decimal
+
+import openpyxl
+import pytest
+
+
+def sheet_rows(path, name):
+    wb = openpyxl.load_workbook(path)
+    ws = wb[name]
+    rows = list(ws.iter_rows(values_only=True))
+    return rows[0], rows[1:]
+
+
+def column(header, rows, title):
+    i = header.index(title)
+    return [r[i] for r in rows]
+
+
+@pytest.fixture
+def evening(nap):
+    nap("new friday --players Ann,Ben,Cat,Dan --chip 0.05 --currency GBP --rule pool=on")
+    nap("hand 3 --by ann --made")
+    nap("hand nap --by ben --tricks 5")
+    nap("hand four --by cat --revoke dan")
+    nap("hand 3 --by dan --failed")
+    nap("amend 4 --made")
+    nap("pass")
+    nap("undo")
+    return nap
+
+
+def test_totals_in_the_workbook_equal_the_ledger(evening, tmp_path):
+    path = tmp_path / "friday.xlsx"
+    assert "1 session" in evening(f"export -o {path}").stdout
+    chips = evening.chips()
+    header, rows = sheet_rows(path, "Ledger")
+    net = {}
+    for payer, payee, amount in zip(
+        column(header, rows, "Payer"),
+        column(header, rows, "Payee"),
+        column(header, rows, "Chips"),
+        strict=True,
+    ):
+        net[payer] = net.get(payer, 0) - amount
+        net[payee] = net.get(payee, 0) + amount
+    assert {p: net.get(p, 0) for p in chips} == chips
+    header, rows = sheet_rows(path, "Deals")
+    assert column(header, rows, "Status") == ["live", "live", "live", "replaced", "live", "voided"]
+    assert "xl/charts/chart1.xml" in zipfile.ZipFile(path).namelist()
+
+
+def test_money_cells_are_numbers(evening, tmp_path):
+    path = tmp_path / "m.xlsx"
+    evening(f"export -o {path}")
+    wb = openpyxl.load_workbook(path)
+    money = [
+        c
+        for row in wb["Summary"].iter_rows()
+        for c in row
+        if isinstance(c.value, (int, float)) and "£" in c.number_format
+    ]
+    assert money, "no money cell with a pound format"
+    table = {p["name"]: Decimal(p["money"]) for p in evening.json("table --json")["players"]}
+    assert {float(v) for v in table.values()} <= {float(c.value) for c in money}
+
+
+def test_hostile_names_stay_text(nap, tmp_path):
+    nap('new "=SUM(A1)" --players "=cmd|x",+Bob,@Cat,-Dan')
+    nap('hand 3 --by "=cmd" --made')
+    path = tmp_path / "h.xlsx"
+    nap(f"export -o {path}")
+    wb = openpyxl.load_workbook(path)
+    cells = [c for ws in wb.worksheets for row in ws.iter_rows() for c in row]
+    names = {"=SUM(A1)", "=cmd|x", "+Bob", "@Cat", "-Dan"}
+    found = {c.value for c in cells if c.value in names}
+    assert found == names
+    assert all(c.data_type == "s" for c in cells if c.value in names)
+    with zipfile.ZipFile(path) as z:
+        assert not any(
+            "<f>" in z.read(n).decode() for n in z.namelist() if n.startswith("xl/worksheets/")
+        )
+
+
+def test_default_path_is_under_exports(evening, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    out = evening("export").stdout
+    made = list((tmp_path / "exports").glob("*-friday.xlsx"))
+    assert len(made) == 1 and made[0].name in out
+
+
+def test_an_unwritable_path_is_a_clean_error_and_leaves_nothing(evening, tmp_path):
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    assert "cannot write" in evening.fails(f"export -o {blocked}/x.xlsx")
+    assert evening.fails("export -o /proc/nope/x.xlsx")
+    assert list(tmp_path.glob("**/*.xlsx")) == [] and list(tmp_path.glob("**/.*.tmp")) == []
+
+
+def test_choosing_sessions(nap, tmp_path):
+    nap("new one --players A,B,C")
+    nap("new two --players A,B,C")
+    nap("hand 3 --by A --made")
+    path = tmp_path / "all.xlsx"
+    assert "2 sessions" in nap(f"export --all -o {path}").stdout
+    assert "1 session," in nap(f"export one -o {path}").stdout
+    assert "2 sessions" in nap(f"export --since 2000-01-01 -o {path}").stdout
+    assert "no sessions" in nap.fails(f"export --until 2000-01-01 -o {path}")
+    assert "date like" in nap.fails(f"export --since yesterday -o {path}")
+    assert "no session 'three'" in nap.fails(f"export three -o {path}")
