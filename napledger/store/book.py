@@ -184,7 +184,7 @@ class Book:
     # --- reading state --------------------------------------------------------
 
     def rules(self, row: SessionRow) -> Rules:
-        return _rules_cache(row.rules_json)
+        return cached_rules(row.rules_json)
 
     def seating(self, row: SessionRow) -> tuple[str, ...]:
         return tuple(json.loads(row.seating_json))
@@ -398,7 +398,7 @@ class Book:
 _RULES: dict[str, Rules] = {}
 
 
-def _rules_cache(snapshot: str) -> Rules:
+def cached_rules(snapshot: str) -> Rules:
     if snapshot not in _RULES:
         _RULES[snapshot] = rules_from_dict(json.loads(snapshot), "the session's stored rules")
     return _RULES[snapshot]
