@@ -29,6 +29,7 @@ def db_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setenv("COLUMNS", "120")
     monkeypatch.delenv("NAPLEDGER_DEBUG", raising=False)
+    monkeypatch.delenv("NAPLEDGER_SESSION", raising=False)
     return path
 
 

@@ -69,3 +69,24 @@ def test_tables_opening_on_a_fresh_database_at_once(nap):
     listed = nap.json("sessions --json")["sessions"]
     assert sorted(s["name"] for s in listed) == ["t1", "t2", "t3"]
     assert sum(s["current"] for s in listed) == 1
+
+
+def test_an_unreachable_server_is_one_error_without_the_password(nap, tmp_path):
+    url = f"postgresql+psycopg://club:s3cret@/napledger?host={tmp_path}"
+    error = nap.fails(f"--db {url} stats")
+    assert error.startswith("Error: database problem with postgresql+psycopg://club:***@")
+    assert "s3cret" not in error
+
+
+def test_only_sqlite_and_postgresql(nap):
+    assert "SQLite or PostgreSQL, not mysql" in nap.fails("--db mysql://u@h/db table")
+
+
+def test_each_table_names_its_session_in_the_environment(nap, monkeypatch):
+    nap("new t1 --players A,B,C")
+    nap("new t2 --players D,E,F")  # the database's current session is now t2
+    monkeypatch.setenv("NAPLEDGER_SESSION", "t1")
+    nap("hand 3 --by A --made")
+    assert nap.json("table --json")["session"]["name"] == "t1"
+    assert nap.json("table --json --session t2")["hands"] == 0
+    assert nap.chips("t1") == {"A": 6, "B": -3, "C": -3}
