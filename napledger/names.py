@@ -30,7 +30,7 @@ def clean_name(raw: str, what: str = "player name") -> str:
     return name
 
 
-def match_player(typed: str, players: Iterable[str]) -> str:
+def match_player(typed: str, players: Iterable[str], where: str = "in this session") -> str:
     """The one player `typed` means: exact (any case), else a unique prefix."""
     candidates = list(players)
     key = fold(typed)
@@ -47,4 +47,4 @@ def match_player(typed: str, players: Iterable[str]) -> str:
     near = difflib.get_close_matches(key, [fold(p) for p in candidates], n=1, cutoff=0.6)
     hint = next((f"; did you mean {p}?" for p in candidates if near and fold(p) == near[0]), "")
     seated = ", ".join(candidates) or "nobody"
-    raise NapError(f"no player {typed!r} in this session (players: {seated}){hint}")
+    raise NapError(f"no player {typed!r} {where} (players: {seated}){hint}")

@@ -1,9 +1,18 @@
-"""Every test gets its own database file; nothing touches the user's real data."""
+"""Every test gets its own database; nothing touches the user's real data.
+
+With NAPLEDGER_TEST_POSTGRES set to a server's URL (postgresql+psycopg://...), every test
+that does not ask for the SQLite file (`db_path`) or carry `sqlite_only` runs on its own
+fresh PostgreSQL schema instead.
+"""
 
 from __future__ import annotations
 
+import inspect
 import json
+import os
 import shlex
+import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +29,50 @@ def db_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setenv("COLUMNS", "120")
     monkeypatch.delenv("NAPLEDGER_DEBUG", raising=False)
+    monkeypatch.delenv("NAPLEDGER_SESSION", raising=False)
     return path
+
+
+POSTGRES = os.environ.get("NAPLEDGER_TEST_POSTGRES")
+
+
+@pytest.fixture(scope="session")
+def postgres_engine() -> Iterator[Any]:
+    from sqlalchemy import create_engine, make_url, text
+
+    url = make_url(POSTGRES or "")
+    admin = create_engine(url.set(database="postgres"), isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        exists = connection.execute(
+            text("SELECT 1 FROM pg_database WHERE datname = :n"), {"n": url.database}
+        ).first()
+        if not exists:
+            connection.execute(text(f'CREATE DATABASE "{url.database}"'))
+    admin.dispose()
+    engine = create_engine(url, isolation_level="AUTOCOMMIT")
+    yield engine
+    engine.dispose()
+
+
+@pytest.fixture(autouse=True)
+def on_postgres(request: pytest.FixtureRequest, db_path: Path) -> Iterator[str | None]:
+    """The test's database URL when the run is on PostgreSQL: one schema per test."""
+    wants_file = "db_path" in inspect.signature(request.function).parameters
+    if not POSTGRES or wants_file or request.node.get_closest_marker("sqlite_only"):
+        yield None
+        return
+    from sqlalchemy import make_url, text
+
+    engine = request.getfixturevalue("postgres_engine")
+    schema = f"t_{uuid.uuid4().hex[:16]}"
+    with engine.connect() as connection:
+        connection.execute(text(f"CREATE SCHEMA {schema}"))
+    url = make_url(POSTGRES).update_query_dict({"options": f"-csearch_path={schema}"})
+    rendered = url.render_as_string(hide_password=False)
+    request.getfixturevalue("monkeypatch").setenv("NAPLEDGER_DB", rendered)
+    yield rendered
+    with engine.connect() as connection:
+        connection.execute(text(f"DROP SCHEMA {schema} CASCADE"))
 
 
 class Nap:

@@ -28,7 +28,13 @@ DbOpt = Annotated[
     str | None,
     typer.Option("--db", envvar="NAPLEDGER_DB", help="SQLite file or database URL."),
 ]
-SessionOpt = Annotated[str | None, typer.Option("--session", "-s", help="Session id or name.")]
+# A club's tables share one database, and so its "current session": each table names its own.
+SessionOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--session", "-s", envvar="NAPLEDGER_SESSION", help="Session id or name (default: current)."
+    ),
+]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document.")]
 
 

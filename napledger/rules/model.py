@@ -77,8 +77,10 @@ class Rules:
 
     def bid(self, text: str) -> Bid:
         """The bid a player typed: a name, an alias, or a number of tricks."""
-        key = fold(text)
-        found = self._index.get(key)
+        # Stored records hold the bid's own name, mostly already folded: skip the folding.
+        found = self._index.get(text)
+        key = text if found else fold(text)
+        found = found or self._index.get(key)
         if found is None and key.isdigit():
             # A number means the plainest bid for that many tricks (5 is nap, not blücher).
             found = next(

@@ -22,6 +22,7 @@ from napledger.rules.load import rules_to_dict
 from napledger.rules.model import fold
 from napledger.rules.scoring import close_transfers, replay
 from napledger.seating import next_dealer
+from napledger.store.db import upsert
 from napledger.store.models import DealRow, Entry, Meta, Player, SessionRow, now
 
 CURRENT = "current_session"
@@ -30,6 +31,7 @@ S = SessionRow.__table__.c  # type: ignore[attr-defined]
 D = DealRow.__table__.c  # type: ignore[attr-defined]
 E = Entry.__table__.c  # type: ignore[attr-defined]
 P = Player.__table__.c  # type: ignore[attr-defined]
+M = Meta.__table__.c  # type: ignore[attr-defined]
 
 
 def deal_to_json(deal: Deal) -> str:
@@ -79,15 +81,11 @@ class Book:
         return list(self.db.execute(select(SessionRow).order_by(S.id)).scalars())
 
     def current_id(self) -> int | None:
-        meta = self.db.get(Meta, CURRENT)
-        return int(meta.value) if meta else None
+        value = self.db.execute(select(M.value).where(M.key == CURRENT)).scalar()
+        return int(value) if value else None
 
     def set_current(self, row: SessionRow) -> None:
-        meta = self.db.get(Meta, CURRENT)
-        if meta is None:
-            self.db.add(Meta(key=CURRENT, value=str(row.id)))
-        else:
-            meta.value = str(row.id)
+        upsert(self.db, Meta, {"key": CURRENT, "value": str(row.id)}, ["key"], ["value"])
 
     def find(self, ref: str | None, lock: bool = False) -> SessionRow:
         """A session by id or name; without one, the current session."""
@@ -180,16 +178,13 @@ class Book:
         return seating
 
     def _person(self, name: str) -> str:
-        known = self.db.execute(select(Player).where(P.key == fold(name))).scalars().first()
-        if known:
-            return str(known.name)
-        self.db.add(Player(name=name, key=fold(name)))
-        return name
+        upsert(self.db, Player, {"name": name, "key": fold(name)}, ["key"])
+        return str(self.db.execute(select(P.name).where(P.key == fold(name))).scalar_one())
 
     # --- reading state --------------------------------------------------------
 
     def rules(self, row: SessionRow) -> Rules:
-        return _rules_cache(row.rules_json)
+        return cached_rules(row.rules_json)
 
     def seating(self, row: SessionRow) -> tuple[str, ...]:
         return tuple(json.loads(row.seating_json))
@@ -429,7 +424,7 @@ class Book:
 _RULES: dict[str, Rules] = {}
 
 
-def _rules_cache(snapshot: str) -> Rules:
+def cached_rules(snapshot: str) -> Rules:
     if snapshot not in _RULES:
         _RULES[snapshot] = rules_from_dict(json.loads(snapshot), "the session's stored rules")
     return _RULES[snapshot]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -46,11 +46,18 @@ def make_engine(url: str, write: bool) -> Engine:
         parsed = make_url(url)
     except exc.ArgumentError:
         raise NapError(f"cannot understand the database address {url!r}") from None
+    if parsed.get_backend_name() not in ("sqlite", "postgresql"):
+        raise NapError(
+            f"napledger keeps its book in SQLite or PostgreSQL, not {parsed.get_backend_name()}"
+        )
     if not parsed.drivername.startswith("sqlite"):
         try:
-            return create_engine(url)
+            engine = create_engine(url)
         except (exc.ArgumentError, ImportError) as error:
-            raise NapError(f"cannot use database {url!r}: {error}") from None
+            raise NapError(f"cannot use database {describe(url)!r}: {error}") from None
+        if engine.dialect.name == "postgresql":
+            _postgres_in_utc(engine)
+        return engine
     path = parsed.database
     if path and path != ":memory:":
         folder = Path(path).parent
@@ -84,6 +91,38 @@ def _sqlite_transactions(engine: Engine, write: bool) -> None:
     @event.listens_for(engine, "begin")
     def _begin(connection: Any) -> None:
         connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+
+def _postgres_in_utc(engine: Engine) -> None:
+    # Times read back in UTC whatever the server's zone, as they are from SQLite.
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_connection: Any, _record: Any) -> None:
+        with dbapi_connection.cursor() as cursor:
+            cursor.execute("SET TIME ZONE 'UTC'")
+        dbapi_connection.commit()
+
+
+def upsert(
+    db: Session, model: Any, values: dict[str, Any], keys: list[str], update: Iterable[str] = ()
+) -> None:
+    """Insert a row, or on a clash over `keys` update the `update` columns (or leave it).
+
+    One statement, so two tables racing to add the same player never collide.
+    """
+    if db.get_bind().dialect.name == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+        statement: Any = pg_insert(model).values(**values)
+    else:
+        from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+        statement = sqlite_insert(model).values(**values)
+    changes = {column: values[column] for column in update}
+    if changes:
+        statement = statement.on_conflict_do_update(index_elements=keys, set_=changes)
+    else:
+        statement = statement.on_conflict_do_nothing(index_elements=keys)
+    db.execute(statement)
 
 
 @contextmanager

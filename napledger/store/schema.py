@@ -14,6 +14,8 @@ def _initial(connection: Connection) -> None:
     SQLModel.metadata.create_all(connection)
 
 
+MIGRATION_LOCK = 0x4E61_704C  # any constant that other applications are unlikely to use
+
 MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("0001_initial", _initial),
 ]
@@ -28,6 +30,13 @@ def applied(connection: Connection) -> list[str]:
 def upgrade(connection: Connection) -> list[str]:
     """Apply what is missing, in order; returns the names applied."""
     done = set(applied(connection))
+    if done >= {name for name, _ in MIGRATIONS}:
+        return []
+    if connection.dialect.name == "postgresql":
+        # Tables starting on a fresh shared database at once: one migrates, the others
+        # wait for it and then find nothing left to do. (SQLite writers are already serial.)
+        connection.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": MIGRATION_LOCK})
+        done = set(applied(connection))
     if not done:
         connection.execute(
             text(

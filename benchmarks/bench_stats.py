@@ -1,0 +1,192 @@
+"""How long ``stats`` takes over a club's history: 1,000 sessions of 60 deals.
+
+Run from the repository root: ``PYTHONPATH=. python benchmarks/bench_stats.py [--db URL]``.
+
+The history is made the way the book makes it: sessions through ``Book.create``, deals
+scored by the rules' own ``replay`` and written as the book writes them (records,
+postings, pot after each deal), only in bulk. Players come from a club of 14, across all
+three presets and two currencies, with pools, peeps, purchases, revokes, passed-out
+deals, a few voided deals and closes. Then it times ``stats`` in-process and as a
+whole command (the figure the budget is about), JSON and tables.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+from decimal import Decimal
+from pathlib import Path
+
+from sqlalchemy import insert
+
+from napledger.ledger import postings
+from napledger.rules import Deal, Rules, load_preset
+from napledger.rules.load import with_overrides
+from napledger.rules.scoring import replay
+from napledger.seating import next_dealer
+from napledger.store import open_book
+from napledger.store.book import deal_to_json
+from napledger.store.models import DealRow, Entry
+
+SESSIONS = 1_000
+DEALS = 60
+BUDGET = 2.0  # seconds for the whole `stats` command
+CLUB = [
+    "Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lou", "Max", "Ned",
+]  # fmt: skip
+
+
+def table_rules(rng: random.Random) -> tuple[Rules, str, Decimal]:
+    kind = rng.random()
+    if kind < 0.5:
+        rules = load_preset("classic")
+        if rng.random() < 0.4:
+            rules = with_overrides(rules, ["pool=on"])
+        return rules, "GBP", Decimal("0.05")
+    if kind < 0.8:
+        return load_preset("russian"), "RUB", Decimal(5)
+    return load_preset("seven-card"), "GBP", Decimal("0.10")
+
+
+def one_deal(rules: Rules, seated: tuple[str, ...], dealer: str, rng: random.Random) -> Deal:
+    dealt = rules.dealt_in(seated, dealer)
+    peeps = tuple(p for p in dealt if rng.random() < 0.03)
+    buys = tuple((p, rng.randint(1, 3)) for p in dealt if rng.random() < 0.05)
+    if rng.random() < 0.12:
+        return Deal(seated=seated, dealer=dealer, peeps=peeps, buys=buys)
+    # Low bids are common, five-trick bids rare, as at a real table.
+    bids = rules.enabled_bids
+    weights = [1 / (1 + b.tricks) ** 1.5 if not b.misere else 0.15 for b in bids]
+    bid = rng.choices(bids, weights)[0]
+    bidder = rng.choice(dealt)
+    base = Deal(seated=seated, dealer=dealer, bid=bid.name, bidder=bidder, peeps=peeps, buys=buys)
+    if rng.random() < 0.02:
+        return replace(base, revoker=rng.choice(dealt))
+    chance = 0.6 if bid.tricks < 5 else 0.4
+    if bid.misere:
+        tricks = 0 if rng.random() < chance else rng.randint(1, 3)
+    elif rng.random() < chance:
+        tricks = rng.randint(bid.tricks, rules.hand_size)
+    else:
+        tricks = rng.randint(0, bid.tricks - 1)
+    return replace(base, tricks=tricks)
+
+
+def build(url: str, seed: int = 6) -> int:
+    rng = random.Random(seed)
+    start = datetime(2024, 1, 5, 19, 30, tzinfo=UTC)
+    deal_id = 0
+    with open_book(url) as b:
+        for n in range(SESSIONS):
+            rules, currency, chip = table_rules(rng)
+            size = rng.randint(max(rules.min_players, 3), min(rules.max_players, 7))
+            players = rng.sample(CLUB, size)
+            row = b.create(f"night-{n + 1}", rules, players, chip, currency, None, None)
+            row.created_at = start + timedelta(days=n // 3, hours=n % 3)
+            b.db.flush()
+            seating = tuple(players)
+            dealer = seating[0]
+            deals = []
+            for _ in range(DEALS):
+                deals.append(one_deal(rules, seating, dealer, rng))
+                dealer = next_dealer(seating, dealer, seating)
+            voided = {i for i in range(DEALS) if rng.random() < 0.03}
+            live = [d for i, d in enumerate(deals) if i not in voided]
+            scored = iter(replay(rules, live))
+            deal_rows, entry_rows, pot = [], [], 0
+            for number, deal in enumerate(deals, 1):
+                deal_id += 1
+                status = "voided" if number - 1 in voided else "live"
+                if status == "live":
+                    s = next(scored)
+                    pot = s.pot_after
+                    entry_rows += [
+                        {"session_id": row.id, "deal_id": deal_id, "account": a, "chips": c}
+                        for a, c in postings(s.transfers).items()
+                        if c
+                    ]
+                deal_rows.append(
+                    {
+                        "id": deal_id,
+                        "session_id": row.id,
+                        "number": number,
+                        "revision": 1,
+                        "status": status,
+                        "record_json": deal_to_json(deal),
+                        "pot_after": pot if status == "live" else 0,
+                        "recorded_at": row.created_at + timedelta(minutes=2 * number),
+                    }
+                )
+            b.db.execute(insert(DealRow), deal_rows)
+            if entry_rows:
+                b.db.execute(insert(Entry), entry_rows)
+            if n < SESSIONS - 1:  # the last one is still being played
+                b.close(row, "split")
+    return deal_id
+
+
+def sanity(url: str) -> None:
+    """The history is realistic enough: bids of every height were made and failed."""
+    from napledger.store.stats import lifetime
+
+    with open_book(url, write=False) as b:
+        tally = lifetime(b.db)
+    rows = tally.ranked()
+    assert sum(s.chips for s in rows) == 0, "every session sums to zero"
+    assert sum(s.naps_made for s in rows) > 100 and sum(s.treasure for s in rows) > 0
+    made = sum(s.bids.made for s in rows) / sum(s.bids.bids for s in rows)
+    assert 0.4 < made < 0.7, made
+
+
+def timed(fn: Callable[[], object], repeats: int = 3) -> float:
+    best = float("inf")
+    for _ in range(repeats):
+        began = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - began)
+    return best
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--db", help="a database URL to build in (default: a temp SQLite file)")
+    args = parser.parse_args()
+    folder = tempfile.mkdtemp(prefix="napledger-bench-")
+    url = args.db or f"sqlite:///{Path(folder) / 'club.db'}"
+
+    began = time.perf_counter()
+    total = build(url)
+    print(
+        f"built {SESSIONS} sessions x {DEALS} deals ({total} deals) in {time.perf_counter() - began:.1f}s"
+    )
+    sanity(url)
+
+    from napledger.store.stats import lifetime
+
+    def in_process() -> None:
+        with open_book(url, write=False) as b:
+            lifetime(b.db).ranked()
+
+    print(f"stats in-process (query + tally):  {timed(in_process):.3f}s")
+    env = {**os.environ, "NAPLEDGER_DB": url, "COLUMNS": "120"}
+    for options in (["--json"], [], ["--player", "ann", "--since", "2024-06-01"]):
+        command = [sys.executable, "-m", "napledger", "stats", *options]
+
+        def whole(command: list[str] = command) -> None:
+            subprocess.run(command, env=env, check=True, capture_output=True)
+
+        seconds = timed(whole)
+        verdict = "ok" if seconds < BUDGET else f"OVER the {BUDGET:.0f}s budget"
+        print(f"napledger stats {' '.join(options):<36} {seconds:.3f}s  ({verdict})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,186 @@
+"""`stats`: lifetime figures per player over every session in the database."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time, timedelta
+from decimal import Decimal
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from napledger.cli.app import JsonOpt, app, book, emit_json
+from napledger.errors import NapError
+
+if TYPE_CHECKING:
+    from napledger.stats import PlayerStats, Tally
+
+
+def parse_day(text: str | None, option: str) -> date | None:
+    if text is None:
+        return None
+    try:
+        return date.fromisoformat(text.strip())
+    except ValueError:
+        raise NapError(f"{option} wants a date like 2026-03-01, not {text!r}") from None
+
+
+def local_midnight(day: date) -> datetime:
+    """The start of `day` where the command runs, as the UTC instant sessions are stored in."""
+    from datetime import UTC
+
+    return datetime.combine(day, time()).astimezone().astimezone(UTC)
+
+
+@app.command()
+def stats(
+    ctx: typer.Context,
+    player: Annotated[
+        list[str] | None, typer.Option("--player", "-p", help="Only this player; repeat.")
+    ] = None,
+    since: Annotated[
+        str | None, typer.Option(help="Sessions started on or after this date (YYYY-MM-DD).")
+    ] = None,
+    until: Annotated[
+        str | None, typer.Option(help="Sessions started on or before this date (YYYY-MM-DD).")
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Lifetime figures per player: bids made and failed, chips and money, naps, treasure."""
+    first, last = parse_day(since, "--since"), parse_day(until, "--until")
+    if first and last and first > last:
+        raise NapError(f"--since {first} is after --until {last}")
+    from napledger.names import match_player
+    from napledger.store.stats import known_players, lifetime
+
+    with book(ctx, write=False) as b:
+        everyone = known_players(b.db)
+        chosen = [match_player(p, everyone, "has played in this database") for p in player or []]
+        tally = lifetime(
+            b.db,
+            local_midnight(first) if first else None,
+            local_midnight(last + timedelta(days=1)) if last else None,
+        )
+    rows = tally.ranked()
+    if chosen:
+        rows = [tally.player(name) for name in dict.fromkeys(chosen)]
+    if as_json:
+        emit_json(stats_json(tally, rows, first, last))
+    else:
+        render_stats(tally, rows, bool(first or last))
+
+
+def money_json(tally: Tally, stats: PlayerStats) -> str | dict[str, str]:
+    """One decimal string when every session counted shares a currency; else one per currency."""
+    if len(tally.currencies) <= 1:
+        return str(sum(stats.money.values(), Decimal(0)))
+    return {currency: str(amount) for currency, amount in sorted(stats.money.items())}
+
+
+def stats_json(
+    tally: Tally, rows: list[PlayerStats], first: date | None, last: date | None
+) -> dict[str, Any]:
+    def percent(value: Decimal | None) -> str | None:
+        return None if value is None else str(value)
+
+    return {
+        "since": first.isoformat() if first else None,
+        "until": last.isoformat() if last else None,
+        "currencies": sorted(tally.currencies),
+        "players": [
+            {
+                "name": s.name,
+                "sessions": s.sessions,
+                "deals": s.deals,
+                "bids": s.bids.bids,
+                "made": s.bids.made,
+                "failed": s.bids.failed,
+                "made_percent": percent(s.bids.made_percent),
+                "chips": s.chips,
+                "money": money_json(tally, s),
+                "money_by_currency": {c: str(m) for c, m in sorted(s.money.items())},
+                "biggest_win": s.biggest_win,
+                "biggest_loss": s.biggest_loss,
+                "naps_made": s.naps_made,
+                "treasure": s.treasure,
+                "by_bid": {
+                    name: {
+                        "bids": t.bids,
+                        "made": t.made,
+                        "failed": t.failed,
+                        "made_percent": percent(t.made_percent),
+                    }
+                    for name, t in s.by_bid.items()
+                },
+            }
+            for s in rows
+        ],
+    }
+
+
+def signed_money(amount: Decimal) -> str:
+    return f"{amount:+}" if amount else f"{amount}"
+
+
+def render_stats(tally: Tally, rows: list[PlayerStats], filtered: bool) -> None:
+    from rich import box
+    from rich.table import Table as RichTable
+
+    from napledger.cli.render import console, esc, signed, styled
+
+    if not rows:
+        console.print(
+            "No sessions started in that period."
+            if tally.currencies or filtered
+            else "No sessions yet: start one with `napledger new NAME --players A,B,C`."
+        )
+        return
+
+    def money(stats: PlayerStats) -> str:
+        return "\n".join(
+            styled(int(amount.compare(0)), f"{signed_money(amount)} {currency}".strip())
+            for currency, amount in sorted(stats.money.items())
+        )
+
+    results = RichTable(title="Lifetime results", box=box.SIMPLE_HEAD)
+    results.add_column("player")
+    for column in ("sessions", "deals", "chips", "money", "best deal", "worst deal"):
+        results.add_column(column, justify="right")
+    for s in rows:
+        results.add_row(
+            esc(s.name),
+            str(s.sessions),
+            str(s.deals),
+            styled(s.chips),
+            money(s) or "0",
+            signed(s.biggest_win),
+            signed(s.biggest_loss),
+        )
+    console.print(results)
+
+    bidding = RichTable(title="Bidding", box=box.SIMPLE_HEAD)
+    bidding.add_column("player")
+    for column in ("bids", "made", "failed", "made %", "naps made", "treasure taken"):
+        bidding.add_column(column, justify="right")
+    for s in rows:
+        pct = s.bids.made_percent
+        bidding.add_row(
+            esc(s.name),
+            str(s.bids.bids),
+            str(s.bids.made),
+            str(s.bids.failed),
+            "-" if pct is None else f"{pct}%",
+            str(s.naps_made),
+            str(s.treasure),
+        )
+    console.print(bidding)
+    kinds = list(dict.fromkeys(name for s in rows for name in s.by_bid))
+    if not kinds:
+        return
+    bids = RichTable(title="Bids made / bid, by kind", box=box.SIMPLE_HEAD)
+    bids.add_column("player")
+    for kind in kinds:
+        bids.add_column(esc(kind), justify="right")
+    for s in rows:
+        cells = [s.by_bid.get(kind) for kind in kinds]
+        bids.add_row(esc(s.name), *(f"{t.made}/{t.bids}" if t else "" for t in cells))
+    console.print(bids)

@@ -1,0 +1,107 @@
+"""Lifetime figures per player, tallied from deal records, chip totals and pot payouts.
+
+Everything a figure needs to know about a bid comes from the session's own rules: a
+"nap" is any made bid that takes the pot (`pot_bid`), whatever the preset calls it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from napledger.ledger import POT, Transfer
+from napledger.rules.model import Bid, Rules
+from napledger.rules.scoring import Deal, score_deal, was_made
+
+
+@dataclass
+class BidTally:
+    bids: int = 0
+    made: int = 0
+    failed: int = 0  # an opponent's revoke decides a bid neither way
+
+    @property
+    def made_percent(self) -> Decimal | None:
+        decided = self.made + self.failed
+        if not decided:
+            return None
+        return (Decimal(100 * self.made) / decided).quantize(Decimal("0.1"))
+
+
+@dataclass
+class PlayerStats:
+    name: str
+    sessions: int = 0
+    deals: int = 0  # deals the player was dealt cards in
+    bids: BidTally = field(default_factory=BidTally)
+    by_bid: dict[str, BidTally] = field(default_factory=dict)
+    chips: int = 0
+    money: dict[str, Decimal] = field(default_factory=dict)  # currency -> amount
+    biggest_win: int = 0  # chips, in one deal
+    biggest_loss: int = 0
+    naps_made: int = 0
+    treasure: int = 0  # chips taken out of the pot by winning deals
+
+
+class Tally:
+    """Accumulates the figures; feed it sessions, deals, chips and swings in any order."""
+
+    def __init__(self) -> None:
+        self.players: dict[str, PlayerStats] = {}
+        self.currencies: set[str] = set()
+        self._bids: dict[int, tuple[Rules, dict[str, Bid]]] = {}
+
+    def player(self, name: str) -> PlayerStats:
+        found = self.players.get(name)
+        if found is None:
+            found = self.players[name] = PlayerStats(name)
+        return found
+
+    def session(self, players: Iterable[str], currency: str) -> None:
+        self.currencies.add(currency)
+        for name in players:
+            self.player(name).sessions += 1
+
+    def deal(self, rules: Rules, deal: Deal, pot_before: int) -> None:
+        """One live deal; `pot_before` matters only when the deal pays out of the pot."""
+        for name in rules.dealt_in(deal.seated, deal.dealer):
+            self.player(name).deals += 1
+        if deal.bid is None or deal.bidder is None:
+            return
+        bid = self._bid(rules, deal.bid)
+        bidder = self.player(deal.bidder)
+        verdict = was_made(rules, deal)
+        for tally in (bidder.bids, bidder.by_bid.setdefault(bid.name, BidTally())):
+            tally.bids += 1
+            tally.made += verdict is True
+            tally.failed += verdict is False
+        if verdict and bid.pot_bid:
+            bidder.naps_made += 1
+            self.payouts(score_deal(rules, deal, pot_before))
+
+    def payouts(self, transfers: Iterable[Transfer]) -> None:
+        for t in transfers:
+            if t.payer == POT and t.payee != POT:
+                self.player(t.payee).treasure += t.chips
+
+    def result(self, name: str, chips: int, chip_value: Decimal, currency: str) -> None:
+        """A player's net chips in one session."""
+        stats = self.player(name)
+        stats.chips += chips
+        stats.money[currency] = stats.money.get(currency, Decimal(0)) + chips * chip_value
+
+    def swings(self, name: str, best: int, worst: int) -> None:
+        stats = self.player(name)
+        stats.biggest_win = max(stats.biggest_win, best)
+        stats.biggest_loss = min(stats.biggest_loss, worst)
+
+    def ranked(self) -> list[PlayerStats]:
+        return sorted(self.players.values(), key=lambda s: (-s.chips, s.name.casefold()))
+
+    def _bid(self, rules: Rules, name: str) -> Bid:
+        # Records hold the bid's own name; looking it up per deal is the hot loop.
+        known = self._bids.get(id(rules))
+        if known is None:  # keeping `rules` alive keeps its id from being reused
+            known = self._bids[id(rules)] = (rules, {b.name: b for b in rules.bids})
+        return known[1].get(name) or rules.bid(name)

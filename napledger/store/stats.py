@@ -1,0 +1,70 @@
+"""The queries behind `stats`: totals in SQL, per-deal facts from the records and the rules."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from decimal import Decimal
+
+from sqlalchemy import func, select
+from sqlmodel import Session
+
+from napledger.ledger import POT
+from napledger.stats import Tally
+from napledger.store.book import D, E, P, S, cached_rules, deal_from_json
+
+
+def known_players(db: Session) -> list[str]:
+    return list(db.execute(select(P.name).order_by(P.id)).scalars())
+
+
+def lifetime(db: Session, since: datetime | None = None, until: datetime | None = None) -> Tally:
+    """Every player's figures over the sessions started in [since, until); voided deals never count."""
+    started = []
+    if since is not None:
+        started.append(S.created_at >= since)
+    if until is not None:
+        started.append(S.created_at < until)
+    chosen = select(S.id).where(*started).scalar_subquery()
+    tally = Tally()
+
+    sessions = db.execute(
+        select(S.id, S.rules_json, S.chip_value, S.currency, S.players_json, S.opening_pot).where(
+            *started
+        )
+    ).all()
+    facts = {}
+    for sid, rules_json, chip_value, currency, players_json, opening_pot in sessions:
+        tally.session(json.loads(players_json), currency)
+        facts[sid] = (cached_rules(rules_json), Decimal(chip_value), currency, opening_pot)
+
+    totals = (
+        select(E.session_id, E.account, func.sum(E.chips))
+        .where(E.session_id.in_(chosen), E.account != POT)
+        .group_by(E.session_id, E.account)
+    )
+    for sid, account, chips in db.execute(totals):
+        _, chip_value, currency, _ = facts[sid]
+        tally.result(account, int(chips), chip_value, currency)
+
+    swings = (
+        select(E.account, func.max(E.chips), func.min(E.chips))
+        .where(E.session_id.in_(chosen), E.account != POT, E.deal_id.is_not(None))
+        .group_by(E.account)
+    )
+    for account, best, worst in db.execute(swings):
+        tally.swings(account, int(best), int(worst))
+
+    deals = (
+        select(D.session_id, D.record_json, D.pot_after)
+        .where(D.session_id.in_(chosen), D.status == "live")
+        .order_by(D.session_id, D.number)
+    )
+    current, pot = None, 0
+    for sid, record_json, pot_after in db.execute(deals):
+        rules, _, _, opening_pot = facts[sid]
+        if sid != current:
+            current, pot = sid, opening_pot
+        tally.deal(rules, deal_from_json(record_json), pot)
+        pot = pot_after
+    return tally
