@@ -49,6 +49,14 @@ def book(ctx: typer.Context, write: bool = True) -> Any:
     return open_book(ctx.find_root().obj, write)
 
 
+def session_refs(named: list[str] | None) -> list[str | None]:
+    """The sessions a many-session command acts on: those named, else this table's own."""
+    import os
+
+    refs: list[str | None] = list(named or [os.environ.get("NAPLEDGER_SESSION") or None])
+    return list(dict.fromkeys(refs))
+
+
 def emit_json(data: Any) -> None:
     typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
 

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from napledger.cli.app import app, book
+from napledger.cli.app import app, book, session_refs
 from napledger.errors import NapError
 
 PROGRESS_FROM = 2_000  # deals; a smaller export is done before a bar would be drawn
@@ -59,7 +59,7 @@ def export(
         if all_ or (not sessions and (first or last)):
             rows = b.sessions()
         else:
-            rows = [b.find(s) for s in dict.fromkeys(sessions or [None])]  # type: ignore[list-item]
+            rows = [b.find(s) for s in session_refs(sessions)]
         rows = [
             r
             for r in rows

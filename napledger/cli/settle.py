@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from napledger.cli.app import app, book, emit_json
+from napledger.cli.app import app, book, emit_json, session_refs
 
 
 @app.command()
@@ -23,7 +23,7 @@ def settle(
     from napledger.settle import settle as fewest
 
     with book(ctx, write=False) as b:
-        rows = [b.find(s) for s in dict.fromkeys(session or [None])]  # type: ignore[list-item]
+        rows = [b.find(s) for s in session_refs(session)]
         net, currency, chip_value = b.net_money(rows)
     plan = fewest(net)
     if as_json:

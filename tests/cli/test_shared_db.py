@@ -90,3 +90,5 @@ def test_each_table_names_its_session_in_the_environment(nap, monkeypatch):
     assert nap.json("table --json")["session"]["name"] == "t1"
     assert nap.json("table --json --session t2")["hands"] == 0
     assert nap.chips("t1") == {"A": 6, "B": -3, "C": -3}
+    # Commands over several sessions keep to this table's session as well.
+    assert {t["to"] for t in nap.json("settle --json")["transfers"]} == {"A"}
