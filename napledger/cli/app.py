@@ -53,8 +53,9 @@ def session_refs(named: list[str] | None) -> list[str | None]:
     """The sessions a many-session command acts on: those named, else this table's own."""
     import os
 
-    refs: list[str | None] = list(named or [os.environ.get("NAPLEDGER_SESSION") or None])
-    return list(dict.fromkeys(refs))
+    if named:
+        return list(dict.fromkeys(named))
+    return [os.environ.get("NAPLEDGER_SESSION") or None]
 
 
 def emit_json(data: Any) -> None:
