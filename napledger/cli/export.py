@@ -10,18 +10,10 @@ from typing import Annotated
 import typer
 
 from napledger.cli.app import app, book, session_refs
+from napledger.cli.dates import day_range
 from napledger.errors import NapError
 
 PROGRESS_FROM = 2_000  # deals; a smaller export is done before a bar would be drawn
-
-
-def parse_day(text: str | None, option: str) -> date | None:
-    if text is None:
-        return None
-    try:
-        return date.fromisoformat(text.strip())
-    except ValueError:
-        raise NapError(f"{option} wants a date like 2026-12-31, not {text!r}") from None
 
 
 def default_path(names: list[str]) -> Path:
@@ -50,21 +42,20 @@ def export(
     from napledger.cli.render import console
     from napledger.store.exporting import session_export
 
-    first, last = parse_day(since, "--since"), parse_day(until, "--until")
+    start, end = day_range(since, until)
     if sessions and all_:
         raise NapError("name sessions or give --all, not both")
     if output is not None and output.suffix.lower() != ".xlsx":
         raise NapError(f"the workbook must be an .xlsx file, not {output}")
     with book(ctx, write=False) as b:
-        if all_ or (not sessions and (first or last)):
+        if all_ or (not sessions and (start or end)):
             rows = b.sessions()
         else:
             rows = [b.find(s) for s in session_refs(sessions)]
         rows = [
             r
             for r in rows
-            if (first is None or r.created_at.date() >= first)
-            and (last is None or r.created_at.date() <= last)
+            if (start is None or start <= r.created_at) and (end is None or r.created_at < end)
         ]
         if not rows:
             raise NapError("no sessions to export in that range")

@@ -2,33 +2,17 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime, time, timedelta
+from datetime import date
 from decimal import Decimal
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from napledger.cli.app import JsonOpt, app, book, emit_json
-from napledger.errors import NapError
+from napledger.cli.dates import day_range, parse_day
 
 if TYPE_CHECKING:
     from napledger.stats import PlayerStats, Tally
-
-
-def parse_day(text: str | None, option: str) -> date | None:
-    if text is None:
-        return None
-    try:
-        return date.fromisoformat(text.strip())
-    except ValueError:
-        raise NapError(f"{option} wants a date like 2026-03-01, not {text!r}") from None
-
-
-def local_midnight(day: date) -> datetime:
-    """The start of `day` where the command runs, as the UTC instant sessions are stored in."""
-    from datetime import UTC
-
-    return datetime.combine(day, time()).astimezone().astimezone(UTC)
 
 
 @app.command()
@@ -46,27 +30,21 @@ def stats(
     as_json: JsonOpt = False,
 ) -> None:
     """Lifetime figures per player: bids made and failed, chips and money, naps, treasure."""
-    first, last = parse_day(since, "--since"), parse_day(until, "--until")
-    if first and last and first > last:
-        raise NapError(f"--since {first} is after --until {last}")
+    start, end = day_range(since, until)
     from napledger.names import match_player
     from napledger.store.stats import known_players, lifetime
 
     with book(ctx, write=False) as b:
         everyone = known_players(b.db)
         chosen = [match_player(p, everyone, "has played in this database") for p in player or []]
-        tally = lifetime(
-            b.db,
-            local_midnight(first) if first else None,
-            local_midnight(last + timedelta(days=1)) if last else None,
-        )
+        tally = lifetime(b.db, start, end)
     rows = tally.ranked()
     if chosen:
         rows = [tally.player(name) for name in dict.fromkeys(chosen)]
     if as_json:
-        emit_json(stats_json(tally, rows, first, last))
+        emit_json(stats_json(tally, rows, parse_day(since, "--since"), parse_day(until, "--until")))
     else:
-        render_stats(tally, rows, bool(first or last))
+        render_stats(tally, rows, bool(since or until))
 
 
 def money_json(tally: Tally, stats: PlayerStats) -> str | dict[str, str]:
