@@ -267,14 +267,18 @@ class Book:
     def player(self, row: SessionRow, typed: str) -> str:
         return match_player(typed, self.seating(row))
 
-    def record(self, row: SessionRow, deal: Deal) -> tuple[DealRow, list[Transfer]]:
-        transfers = score_deal(self.rules(row), deal, self.pot(row))
-        number = self.db.execute(
+    def next_number(self, row: SessionRow) -> int:
+        """The number the next deal gets: voided numbers are never given again."""
+        last = self.db.execute(
             select(func.coalesce(func.max(D.number), 0)).where(D.session_id == row.id)
         ).scalar_one()
+        return int(last) + 1
+
+    def record(self, row: SessionRow, deal: Deal) -> tuple[DealRow, list[Transfer]]:
+        transfers = score_deal(self.rules(row), deal, self.pot(row))
         deal_row = DealRow(
             session_id=row.id,  # type: ignore[arg-type]  # flushed rows have ids
-            number=int(number) + 1,
+            number=self.next_number(row),
             record_json=deal_to_json(deal),
             pot_after=self.pot(row) + postings(transfers).get(POT, 0),
         )
