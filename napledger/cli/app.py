@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -12,6 +10,8 @@ from napledger.cli.errors import NapGroup
 from napledger.errors import NapError
 
 if TYPE_CHECKING:
+    from decimal import Decimal
+
     from napledger.rules import Deal
     from napledger.store import Book
     from napledger.store.models import SessionRow
@@ -22,6 +22,7 @@ app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,
+    rich_markup_mode=None,  # plain help: Typer's Rich help would double what `--help` costs
 )
 
 DbOpt = Annotated[
@@ -44,6 +45,8 @@ def book(ctx: typer.Context, write: bool = True) -> Any:
 
 
 def emit_json(data: Any) -> None:
+    import json
+
     typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
 
 
@@ -68,6 +71,8 @@ def variants(
 
 
 def parse_chip(text: str) -> Decimal:
+    from decimal import Decimal, InvalidOperation
+
     try:
         value = Decimal(text.strip())
     except InvalidOperation:
