@@ -2,9 +2,8 @@
 
 Each line runs through the very command objects a one-shot `napledger ...` runs, so it
 prints, fails and commits exactly as that command would; only the engine is kept open.
+(No `from __future__ import annotations`: Typer would eval the command's annotations.)
 """
-
-from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
@@ -40,7 +39,7 @@ class View:
 
     name: str
     seated: tuple[str, ...]
-    rules: Rules
+    rules: "Rules"
     number: int
     dealer: str | None
 
