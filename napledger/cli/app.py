@@ -60,12 +60,15 @@ def variants(
     name: Annotated[str | None, typer.Argument(help="A preset or a .toml file.")] = None,
 ) -> None:
     """List the presets, or show one variant's stake table and settings."""
-    from napledger.cli import render
     from napledger.rules import list_presets, load_preset, load_rules
 
     if name is None:
-        render.variant_list([load_preset(n) for n in list_presets()])
+        from napledger.cli import plain
+
+        plain.variant_list([load_preset(n) for n in list_presets()])
     else:
+        from napledger.cli import render
+
         render.variant(load_rules(name))
 
 

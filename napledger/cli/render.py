@@ -47,22 +47,6 @@ def esc(text: str) -> str:
 # --- variants -------------------------------------------------------------------
 
 
-def variant_list(all_rules: Sequence[Rules]) -> None:
-    grid = RichTable(title="Variants (napledger variants NAME shows one)")
-    grid.add_column("name")
-    grid.add_column("game")
-    grid.add_column("players", justify="right")
-    grid.add_column("bids")
-    for rules in all_rules:
-        grid.add_row(
-            rules.name,
-            rules.title,
-            f"{rules.min_players}-{rules.max_players}",
-            ", ".join(b.name for b in rules.bids),
-        )
-    console.print(grid)
-
-
 def variant(rules: Rules) -> None:
     console.print(f"[bold]{esc(rules.title)}[/] ({esc(rules.name)}): {esc(rules.description)}")
     grid = RichTable(title="Stake table (chips per opponent)")

@@ -36,3 +36,13 @@ def test_recording_a_deal_loads_the_database_but_not_openpyxl(nap):
     modules = loaded("hand", "3", "--by", "A", "--made")
     assert "sqlalchemy" in modules
     assert "openpyxl" not in modules
+
+
+def test_the_variant_list_is_plain_text_without_rich(nap):
+    assert "rich" not in loaded("variants")
+    lines = nap("variants").stdout.splitlines()
+    assert lines[0].split() == ["name", "game", "players", "bids"]
+    classic = next(line for line in lines if line.startswith("classic "))
+    assert "English Nap" in classic and "3-7" in classic and "wellington, blücher" in classic
+    # The columns line up under their headings.
+    assert all(line.index("3-7") == lines[0].index("players") for line in lines if "3-7" in line)
