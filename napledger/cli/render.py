@@ -20,7 +20,8 @@ if TYPE_CHECKING:
     from napledger.store import Table
     from napledger.store.models import DealRow, SessionRow
 
-console = Console(highlight=False)
+# No emoji codes: a name like ":x:" is shown as typed, and Rich's emoji table is not loaded.
+console = Console(highlight=False, emoji=False)
 
 
 def signed(chips: int) -> str:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import itertools
 import re
-import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, replace
 from pathlib import Path
@@ -70,6 +69,8 @@ def load_rules(variant: str) -> Rules:
 
 
 def parse_rules(text: str, source: str = "rule file") -> Rules:
+    import tomllib  # here, not at the top: a session's stored rules are JSON
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

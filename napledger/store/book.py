@@ -203,10 +203,14 @@ class Book:
         return int(row.opening_pot + total)
 
     def chips(self, row: SessionRow) -> dict[str, int]:
+        totals = self._totals(row)
+        totals.pop(POT, None)
+        return totals
+
+    def _totals(self, row: SessionRow) -> dict[str, int]:
+        """Every account's chips in the session, the pot's included (without its opening)."""
         query = (
-            select(E.account, func.sum(E.chips))
-            .where(E.session_id == row.id, E.account != POT)
-            .group_by(E.account)
+            select(E.account, func.sum(E.chips)).where(E.session_id == row.id).group_by(E.account)
         )
         return {account: int(total) for account, total in self.db.execute(query).all()}
 
@@ -238,7 +242,8 @@ class Book:
     def table(self, row: SessionRow) -> Table:
         seating = self.seating(row)
         players = tuple(json.loads(row.players_json))
-        chips = self.chips(row)
+        chips = self._totals(row)  # one query for the players and the pot
+        pot = row.opening_pot + chips.pop(POT, 0)
         hands = self.db.execute(
             select(func.count())
             .select_from(DealRow)
@@ -250,7 +255,7 @@ class Book:
             seating=seating,
             players=players,
             chips={p: chips.get(p, 0) for p in players},
-            pot=self.pot(row),
+            pot=pot,
             hands=int(hands),
             next_dealer=None if row.closed_at else self.dealer_now(row),
         )
@@ -275,12 +280,13 @@ class Book:
         return int(last) + 1
 
     def record(self, row: SessionRow, deal: Deal) -> tuple[DealRow, list[Transfer]]:
-        transfers = score_deal(self.rules(row), deal, self.pot(row))
+        pot = self.pot(row)
+        transfers = score_deal(self.rules(row), deal, pot)
         deal_row = DealRow(
             session_id=row.id,  # type: ignore[arg-type]  # flushed rows have ids
             number=self.next_number(row),
             record_json=deal_to_json(deal),
-            pot_after=self.pot(row) + postings(transfers).get(POT, 0),
+            pot_after=pot + postings(transfers).get(POT, 0),
         )
         self.db.add(deal_row)
         self.db.flush()
