@@ -30,6 +30,7 @@ S = SessionRow.__table__.c  # type: ignore[attr-defined]
 D = DealRow.__table__.c  # type: ignore[attr-defined]
 E = Entry.__table__.c  # type: ignore[attr-defined]
 P = Player.__table__.c  # type: ignore[attr-defined]
+M = Meta.__table__.c  # type: ignore[attr-defined]
 
 
 def deal_to_json(deal: Deal) -> str:
@@ -79,8 +80,9 @@ class Book:
         return list(self.db.execute(select(SessionRow).order_by(S.id)).scalars())
 
     def current_id(self) -> int | None:
-        meta = self.db.get(Meta, CURRENT)
-        return int(meta.value) if meta else None
+        # A plain column query: an ORM `get` costs a one-shot command several ms to set up.
+        value = self.db.execute(select(M.value).where(M.key == CURRENT)).scalar()
+        return int(value) if value is not None else None
 
     def set_current(self, row: SessionRow) -> None:
         meta = self.db.get(Meta, CURRENT)
