@@ -8,5 +8,6 @@ from napledger.cli.app import app, main
 __all__ = ["app", "main"]
 
 from napledger.cli import export as _export  # noqa: F401
+from napledger.cli import play as _play  # noqa: F401
 from napledger.cli import settle as _settle  # noqa: F401
 from napledger.cli import stats as _stats  # noqa: F401

@@ -1,9 +1,9 @@
-"""The Typer app. Each command parses, calls the book in one transaction, and renders."""
+"""The Typer app. Each command parses, calls the book in one transaction, and renders.
 
-from __future__ import annotations
+No `from __future__ import annotations` here: Typer would have to eval every string
+annotation of every command at each start, which costs a one-shot command ~10 ms.
+"""
 
-import json
-from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -12,6 +12,8 @@ from napledger.cli.errors import NapGroup
 from napledger.errors import NapError
 
 if TYPE_CHECKING:
+    from decimal import Decimal
+
     from napledger.rules import Deal
     from napledger.store import Book
     from napledger.store.models import SessionRow
@@ -22,6 +24,7 @@ app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,
+    rich_markup_mode=None,  # plain help: Typer's Rich help would double what `--help` costs
 )
 
 DbOpt = Annotated[
@@ -59,6 +62,8 @@ def session_refs(named: list[str] | None) -> list[str | None]:
 
 
 def emit_json(data: Any) -> None:
+    import json
+
     typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
 
 
@@ -70,19 +75,24 @@ def variants(
     name: Annotated[str | None, typer.Argument(help="A preset or a .toml file.")] = None,
 ) -> None:
     """List the presets, or show one variant's stake table and settings."""
-    from napledger.cli import render
     from napledger.rules import list_presets, load_preset, load_rules
 
     if name is None:
-        render.variant_list([load_preset(n) for n in list_presets()])
+        from napledger.cli import plain
+
+        plain.variant_list([load_preset(n) for n in list_presets()])
     else:
+        from napledger.cli import render
+
         render.variant(load_rules(name))
 
 
 # --- sessions -------------------------------------------------------------------
 
 
-def parse_chip(text: str) -> Decimal:
+def parse_chip(text: str) -> "Decimal":
+    from decimal import Decimal, InvalidOperation
+
     try:
         value = Decimal(text.strip())
     except InvalidOperation:
@@ -212,9 +222,9 @@ BuyOpt = Annotated[list[str] | None, typer.Option("--buy", help="PLAYER=N cards 
 
 
 def build_deal(
-    b: Book,
-    row: SessionRow,
-    base: Deal | None,
+    b: "Book",
+    row: "SessionRow",
+    base: "Deal | None",
     bid: str | None,
     by: str | None,
     tricks: int | None,
@@ -224,7 +234,7 @@ def build_deal(
     dealer: str | None,
     peep: list[str] | None,
     buy: list[str] | None,
-) -> Deal:
+) -> "Deal":
     """A deal record from the options typed, on top of `base` when amending."""
     from dataclasses import replace
 

@@ -31,6 +31,9 @@ class NapGroup(TyperGroup):
         standalone_mode: bool = True,
         **extra: Any,
     ) -> Any:
+        from napledger.cli.coerce import install
+
+        install()
         try:
             result = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except NapError as error:

@@ -1,7 +1,5 @@
 """`napledger export`: evening histories to one Excel workbook."""
 
-from __future__ import annotations
-
 import re
 from datetime import date
 from pathlib import Path

@@ -21,7 +21,8 @@ if TYPE_CHECKING:
     from napledger.store import Table
     from napledger.store.models import DealRow, SessionRow
 
-console = Console(highlight=False)
+# No emoji codes: a name like ":x:" is shown as typed, and Rich's emoji table is not loaded.
+console = Console(highlight=False, emoji=False)
 
 
 def signed(chips: int) -> str:
@@ -46,22 +47,6 @@ def esc(text: str) -> str:
 
 
 # --- variants -------------------------------------------------------------------
-
-
-def variant_list(all_rules: Sequence[Rules]) -> None:
-    grid = RichTable(title="Variants (napledger variants NAME shows one)")
-    grid.add_column("name")
-    grid.add_column("game")
-    grid.add_column("players", justify="right")
-    grid.add_column("bids")
-    for rules in all_rules:
-        grid.add_row(
-            rules.name,
-            rules.title,
-            f"{rules.min_players}-{rules.max_players}",
-            ", ".join(b.name for b in rules.bids),
-        )
-    console.print(grid)
 
 
 def variant(rules: Rules) -> None:

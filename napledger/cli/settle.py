@@ -1,7 +1,5 @@
 """`napledger settle`: who pays whom, in the fewest payments, over one session or several."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import typer

@@ -1,7 +1,5 @@
 """`stats`: lifetime figures per player over every session in the database."""
 
-from __future__ import annotations
-
 from datetime import date
 from decimal import Decimal
 from typing import TYPE_CHECKING, Annotated, Any
@@ -47,7 +45,7 @@ def stats(
         render_stats(tally, rows, bool(since or until))
 
 
-def money_json(tally: Tally, stats: PlayerStats) -> str | dict[str, str]:
+def money_json(tally: "Tally", stats: "PlayerStats") -> str | dict[str, str]:
     """One decimal string when every session counted shares a currency; else one per currency."""
     if len(tally.currencies) <= 1:
         return str(sum(stats.money.values(), Decimal(0)))
@@ -55,7 +53,7 @@ def money_json(tally: Tally, stats: PlayerStats) -> str | dict[str, str]:
 
 
 def stats_json(
-    tally: Tally, rows: list[PlayerStats], first: date | None, last: date | None
+    tally: "Tally", rows: "list[PlayerStats]", first: date | None, last: date | None
 ) -> dict[str, Any]:
     def percent(value: Decimal | None) -> str | None:
         return None if value is None else str(value)
@@ -99,7 +97,7 @@ def signed_money(amount: Decimal) -> str:
     return f"{amount:+}" if amount else f"{amount}"
 
 
-def render_stats(tally: Tally, rows: list[PlayerStats], filtered: bool) -> None:
+def render_stats(tally: "Tally", rows: "list[PlayerStats]", filtered: bool) -> None:
     from rich import box
     from rich.table import Table as RichTable
 
@@ -113,7 +111,7 @@ def render_stats(tally: Tally, rows: list[PlayerStats], filtered: bool) -> None:
         )
         return
 
-    def money(stats: PlayerStats) -> str:
+    def money(stats: "PlayerStats") -> str:
         return "\n".join(
             styled(int(amount.compare(0)), f"{signed_money(amount)} {currency}".strip())
             for currency, amount in sorted(stats.money.items())

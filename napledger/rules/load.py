@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import itertools
 import re
-import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, replace
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +37,8 @@ TOGGLE_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
 def list_presets() -> list[str]:
+    from importlib import resources  # only where presets are read: it costs every start
+
     folder = resources.files("napledger.rules") / "presets"
     return sorted(
         p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml")
@@ -49,6 +49,8 @@ def load_preset(name: str) -> Rules:
     if name not in list_presets():
         known = ", ".join(list_presets())
         raise RuleError(f"unknown variant {name!r}; the presets are {known}, or give a .toml file")
+    from importlib import resources
+
     text = (resources.files("napledger.rules") / "presets" / f"{name}.toml").read_text("utf-8")
     return parse_rules(text, source=f"preset {name}")
 
@@ -67,6 +69,8 @@ def load_rules(variant: str) -> Rules:
 
 
 def parse_rules(text: str, source: str = "rule file") -> Rules:
+    import tomllib  # here, not at the top: a session's stored rules are JSON
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -4,22 +4,50 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 from napledger.store.book import Book, Table
 from napledger.store.db import make_engine, resolve_url, transaction
 from napledger.store.schema import upgrade
 
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Engine
+
+# Engines kept open across commands while `keep_engines` is active (table mode), so that
+# one more command costs its transaction and not a new connection with its PRAGMAs.
+_kept: dict[tuple[str, bool], Engine] | None = None
+
+
+@contextmanager
+def keep_engines() -> Iterator[None]:
+    """Within this block every `open_book` on the same database reuses one engine."""
+    global _kept
+    outer, _kept = _kept, {}
+    try:
+        yield
+    finally:
+        for engine in _kept.values():
+            engine.dispose()
+        _kept = outer
+
 
 @contextmanager
 def open_book(db: str | None, write: bool = True) -> Iterator[Book]:
     """The book of one database, inside the single transaction of one command."""
-    engine = make_engine(resolve_url(db), write)
+    url = resolve_url(db)
+    kept = _kept
+    engine = kept.get((url, write)) if kept is not None else None
+    if engine is None:
+        engine = make_engine(url, write)
+        if kept is not None:
+            kept[(url, write)] = engine
     try:
         with transaction(engine) as session:
             upgrade(session.connection())
             yield Book(session)
     finally:
-        engine.dispose()
+        if kept is None:
+            engine.dispose()
 
 
-__all__ = ["Book", "Table", "open_book"]
+__all__ = ["Book", "Table", "keep_engines", "open_book"]

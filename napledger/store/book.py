@@ -81,8 +81,9 @@ class Book:
         return list(self.db.execute(select(SessionRow).order_by(S.id)).scalars())
 
     def current_id(self) -> int | None:
+        # A plain column query: an ORM `get` costs a one-shot command several ms to set up.
         value = self.db.execute(select(M.value).where(M.key == CURRENT)).scalar()
-        return int(value) if value else None
+        return int(value) if value is not None else None
 
     def set_current(self, row: SessionRow) -> None:
         upsert(self.db, Meta, {"key": CURRENT, "value": str(row.id)}, ["key"], ["value"])
@@ -198,10 +199,14 @@ class Book:
         return int(row.opening_pot + total)
 
     def chips(self, row: SessionRow) -> dict[str, int]:
+        totals = self._totals(row)
+        totals.pop(POT, None)
+        return totals
+
+    def _totals(self, row: SessionRow) -> dict[str, int]:
+        """Every account's chips in the session, the pot's included (without its opening)."""
         query = (
-            select(E.account, func.sum(E.chips))
-            .where(E.session_id == row.id, E.account != POT)
-            .group_by(E.account)
+            select(E.account, func.sum(E.chips)).where(E.session_id == row.id).group_by(E.account)
         )
         return {account: int(total) for account, total in self.db.execute(query).all()}
 
@@ -233,7 +238,8 @@ class Book:
     def table(self, row: SessionRow) -> Table:
         seating = self.seating(row)
         players = tuple(json.loads(row.players_json))
-        chips = self.chips(row)
+        chips = self._totals(row)  # one query for the players and the pot
+        pot = row.opening_pot + chips.pop(POT, 0)
         hands = self.db.execute(
             select(func.count())
             .select_from(DealRow)
@@ -245,7 +251,7 @@ class Book:
             seating=seating,
             players=players,
             chips={p: chips.get(p, 0) for p in players},
-            pot=self.pot(row),
+            pot=pot,
             hands=int(hands),
             next_dealer=None if row.closed_at else self.dealer_now(row),
         )
@@ -262,16 +268,21 @@ class Book:
     def player(self, row: SessionRow, typed: str) -> str:
         return match_player(typed, self.seating(row))
 
-    def record(self, row: SessionRow, deal: Deal) -> tuple[DealRow, list[Transfer]]:
-        transfers = score_deal(self.rules(row), deal, self.pot(row))
-        number = self.db.execute(
+    def next_number(self, row: SessionRow) -> int:
+        """The number the next deal gets: voided numbers are never given again."""
+        last = self.db.execute(
             select(func.coalesce(func.max(D.number), 0)).where(D.session_id == row.id)
         ).scalar_one()
+        return int(last) + 1
+
+    def record(self, row: SessionRow, deal: Deal) -> tuple[DealRow, list[Transfer]]:
+        pot = self.pot(row)
+        transfers = score_deal(self.rules(row), deal, pot)
         deal_row = DealRow(
             session_id=row.id,  # type: ignore[arg-type]  # flushed rows have ids
-            number=int(number) + 1,
+            number=self.next_number(row),
             record_json=deal_to_json(deal),
-            pot_after=self.pot(row) + postings(transfers).get(POT, 0),
+            pot_after=pot + postings(transfers).get(POT, 0),
         )
         self.db.add(deal_row)
         self.db.flush()

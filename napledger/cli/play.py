@@ -1,0 +1,190 @@
+"""Table mode: one running program for a whole evening, one line a deal.
+
+Each line runs through the very command objects a one-shot `napledger ...` runs, so it
+prints, fails and commits exactly as that command would; only the engine is kept open.
+(No `from __future__ import annotations`: Typer would eval the command's annotations.)
+"""
+
+import sys
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import typer
+
+from napledger.cli.app import SessionOpt, app
+from napledger.cli.errors import NapGroup, error_line
+from napledger.errors import NapError
+
+if TYPE_CHECKING:
+    from napledger.rules import Rules
+
+LEAVE = ("quit", "exit")
+OWN_WORDS = (*LEAVE, "help")
+
+HELP = """\
+A line is a napledger command without `napledger`, or a deal in short form:
+  BID PLAYER RESULT [OPTIONS]    nap ann 5 · 3 ben made · mis cat 0 · 4 dan revoke eve
+  PLAYER BID RESULT [OPTIONS]    ann nap 5 · ben 3 failed
+RESULT: tricks taken, made (won), failed (lost, down), or revoke PLAYER.
+OPTIONS: the options of `hand`, e.g. --peep ann --buy ben=2 --dealer cat.
+A command word always wins (`nap pass 5` is Pass's nap); a line that reads as two
+different deals is refused: write it as `hand BID --by PLAYER ...`.
+Commands: {commands}.
+quit, exit, Ctrl-D or Ctrl-C leave; every deal is saved as it is typed."""
+
+
+@dataclass(frozen=True)
+class View:
+    """What the loop knows of the session between commands: for the prompt and short forms."""
+
+    name: str
+    seated: tuple[str, ...]
+    rules: "Rules"
+    number: int
+    dealer: str | None
+
+
+def load_view(db: str | None, session: str | None) -> View | None:
+    from napledger.store import open_book
+
+    with open_book(db, write=False) as b:
+        row = b.find(session)
+        return View(
+            name=row.name,
+            seated=b.seating(row),
+            rules=b.rules(row),
+            number=b.next_number(row),
+            dealer=None if row.closed_at else b.dealer_now(row),
+        )
+
+
+class Loop:
+    def __init__(self, db: str | None, session: str | None) -> None:
+        group = typer.main.get_command(app)
+        assert isinstance(group, NapGroup)
+        self.group = group
+        self.commands = {*self.group.commands, *OWN_WORDS}
+        self.db, self.session = db, session
+        self._view: View | None = None
+        self.stale = True
+        self.matches: list[str] = []
+
+    def view(self) -> View | None:
+        if self.stale:
+            try:
+                self._view = load_view(self.db, self.session)
+            except NapError:
+                self._view = None  # no database or no current session yet: commands still work
+            self.stale = False
+        return self._view
+
+    def prompt(self) -> str:
+        v = self.view()
+        if v is None:
+            return "napledger> "
+        if v.dealer is None:
+            return f"{v.name} (closed)> "
+        return f"{v.name} · deal {v.number} · {v.dealer} deals> "
+
+    def run(self, interactive: bool) -> None:
+        if interactive:
+            self.enable_completion()
+        while True:
+            try:
+                line = input(self.prompt()) if interactive else sys.stdin.readline()
+                if not interactive and not line:
+                    return
+                if not self.handle(line):
+                    return
+            except (EOFError, KeyboardInterrupt):
+                if interactive:
+                    print()
+                return
+
+    def handle(self, line: str) -> bool:
+        """Run one line; False when it asks to leave."""
+        from napledger.shortforms import parse
+
+        first = line.split(maxsplit=1)[0].casefold() if line.strip() else ""
+        view = None if first in self.commands else self.view()
+        try:
+            argv = parse(
+                line, view.seated if view else (), view.rules if view else None, self.commands
+            )
+        except NapError as error:
+            print(error_line(str(error)), file=sys.stderr)
+            return True
+        if not argv:
+            return True
+        if argv[0] in LEAVE:
+            return False
+        if argv[0] == "help":
+            print(HELP.format(commands=", ".join(sorted(self.group.commands))))
+            return True
+        if argv[0] == "play":
+            print(error_line("already playing; type a command or a deal"), file=sys.stderr)
+            return True
+        self.dispatch(argv)
+        return True
+
+    def dispatch(self, argv: list[str]) -> None:
+        command = self.group.commands.get(argv[0])
+        if (
+            self.session is not None
+            and command is not None
+            and any("--session" in p.opts for p in command.params)
+            and not any(a in ("--session", "-s") or a.startswith("--session=") for a in argv)
+        ):
+            argv = [*argv, "--session", self.session]
+        if self.db is not None:
+            argv = ["--db", self.db, *argv]
+        try:
+            self.group.main(argv, prog_name="napledger")
+        except SystemExit as stop:
+            if stop.code == 130:  # Ctrl-C inside a command: it was rolled back; leave
+                raise KeyboardInterrupt from None
+        finally:
+            self.stale = True
+            sys.stdout.flush()
+
+    def enable_completion(self) -> None:
+        try:
+            import readline
+        except ImportError:  # no readline on this platform: plain input still works
+            return
+        readline.set_completer(self.complete)
+        readline.set_completer_delims(" \t")
+        if "libedit" in (readline.__doc__ or ""):
+            readline.parse_and_bind("bind ^I rl_complete")
+        else:
+            readline.parse_and_bind("tab: complete")
+
+    def complete(self, text: str, state: int) -> str | None:
+        if state == 0:
+            import readline
+
+            from napledger.shortforms import completions
+
+            view = self.view()
+            first = not readline.get_line_buffer()[: readline.get_begidx()].strip()
+            self.matches = completions(
+                text,
+                first,
+                view.seated if view else (),
+                view.rules if view else None,
+                self.commands,
+            )
+        return self.matches[state] if state < len(self.matches) else None
+
+
+@app.command()
+def play(ctx: typer.Context, session: SessionOpt = None) -> None:
+    """Table mode: type deals and commands line after line (`help` inside lists the forms)."""
+    from napledger.store import keep_engines
+
+    db = ctx.find_root().obj
+    with keep_engines():
+        loop = Loop(db, session)
+        if session is not None:
+            load_view(db, session)  # a session that does not exist is refused before the loop
+        loop.run(interactive=sys.stdin.isatty())

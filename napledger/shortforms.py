@@ -1,0 +1,150 @@
+"""What a player types between deals, turned into the command line it stands for.
+
+A line is either a command without `napledger` (`hand nap --by Ann --tricks 5`, `undo`,
+`amend 3 --made`) or a deal in short form:
+
+    BID PLAYER RESULT [OPTIONS]      nap ann 5    3 ben made    mis cat 0    4 dan revoke eve
+    PLAYER BID RESULT [OPTIONS]      ann nap 5    ben 3 failed
+
+RESULT is the tricks the bidder took (a number), `made`/`won`, `failed`/`lost`/`down`,
+or `revoke PLAYER`. OPTIONS are the `hand` options, e.g. `--peep ann --buy ben=2`.
+
+Precedence, so that a line never means two things:
+1. A line whose first word is a command (or `quit`, `exit`, `help`) is that command,
+   even when a player has that name: `nap pass 5` records Pass's nap.
+2. Otherwise it is a deal. When both orders read as a deal (a player named like a bid,
+   `three nap 5` at a table with Three and Nap) and they mean different deals, the
+   line is refused as ambiguous rather than guessed; spell it `hand BID --by PLAYER`.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Collection, Sequence
+
+from napledger.errors import NapError
+from napledger.rules.model import Rules, fold
+
+MADE = ("made", "won")
+FAILED = ("failed", "lost", "down")
+REVOKE = ("revoke", "revoked")
+RESULT_WORDS = (*MADE, *FAILED, *REVOKE)
+
+
+class ShortFormError(NapError):
+    """A line that is neither a command nor a deal in short form."""
+
+
+def bid_words(rules: Rules) -> list[str]:
+    """Every word that names a bid in these rules, switched off or not, for completion too."""
+    return [word for bid in rules.bids for word in (bid.name, *bid.aliases)]
+
+
+def is_bid(word: str, rules: Rules) -> bool:
+    # Bids that are switched off still count, so that the command explains why it is refused.
+    key = fold(word)
+    if key.isdigit():
+        return any(not b.misere and b.tricks == int(key) for b in rules.bids)
+    return any(fold(w) == key for w in bid_words(rules))
+
+
+def player_for(word: str, players: Sequence[str]) -> str | None:
+    """The player `word` names, exactly or by a unique prefix, as the commands match them."""
+    key = fold(word)
+    exact = [p for p in players if fold(p) == key]
+    if exact:
+        return exact[0]
+    starts = [p for p in players if fold(p).startswith(key)]
+    return starts[0] if len(starts) == 1 else None
+
+
+def bid_of(word: str, rules: Rules) -> str:
+    key = fold(word)
+    if key.isdigit():
+        return next(b.name for b in rules.bids if not b.misere and b.tricks == int(key))
+    return next(b.name for b in rules.bids if any(fold(w) == key for w in (b.name, *b.aliases)))
+
+
+def parse(
+    line: str, players: Sequence[str], rules: Rules | None, commands: Collection[str]
+) -> list[str]:
+    """The argv (without `napledger`) a line stands for; [] for a blank line or a comment."""
+    try:
+        words = shlex.split(line, comments=True)
+    except ValueError as error:
+        raise ShortFormError(f"cannot read the line: {error}") from None
+    if not words:
+        return []
+    if words[0].casefold() in commands:
+        return [words[0].casefold(), *words[1:]]
+    if rules is None:
+        raise ShortFormError(
+            f"{words[0]!r} is not a command, and there is no session to record a deal in"
+        )
+    first, second = words[0], words[1] if len(words) > 1 else ""
+    bid_first = is_bid(first, rules) and player_for(second, players) is not None
+    player_first = player_for(first, players) is not None and is_bid(second, rules)
+    if bid_first and player_first:
+        one = (bid_of(first, rules), player_for(second, players))
+        other = (bid_of(second, rules), player_for(first, players))
+        if one != other:
+            raise ShortFormError(
+                f"`{first} {second}` could be {one[0]} by {one[1]} or {other[0]} by {other[1]}; "
+                f"write it as `hand BID --by PLAYER ...`"
+            )
+    if bid_first or (is_bid(first, rules) and not player_first):
+        bid, bidder = first, second
+    elif player_first or (len(words) > 1 and is_bid(second, rules)):
+        bid, bidder = second, first
+    else:
+        raise ShortFormError(
+            f"{first!r} is not a command or a bid; type `help` for what a line can be"
+        )
+    if not bidder:
+        raise ShortFormError(f"say who bid {bid}: `{bid} PLAYER RESULT`, e.g. `{bid} ann made`")
+    return ["hand", bid, "--by", bidder, *result(words[2:])]
+
+
+def result(words: list[str]) -> list[str]:
+    if not words or words[0].startswith("-"):
+        return words
+    head, rest = words[0], words[1:]
+    key = head.casefold()
+    if key.isdigit():
+        return ["--tricks", head, *rest]
+    if key in MADE:
+        return ["--made", *rest]
+    if key in FAILED:
+        return ["--failed", *rest]
+    if key in REVOKE:
+        if not rest or rest[0].startswith("-"):
+            raise ShortFormError("say who revoked: `revoke PLAYER`")
+        return ["--revoke", rest[0], *rest[1:]]
+    raise ShortFormError(
+        f"after the bid and the bidder comes the tricks taken, made, failed or "
+        f"revoke PLAYER, not {head!r}"
+    )
+
+
+def completions(
+    text: str,
+    first: bool,
+    players: Sequence[str],
+    rules: Rules | None,
+    commands: Collection[str],
+) -> list[str]:
+    """Words that complete `text`: commands only first, then players, bids and results."""
+    words: list[str] = sorted(commands) if first else []
+    words += list(players)
+    if rules is not None:
+        words += bid_words(rules)
+    if not first:
+        words += RESULT_WORDS
+    key = fold(text)
+    seen: dict[str, None] = {}
+    for word in words:
+        if fold(word).startswith(key):
+            # A name with a space must stay one word; shlex.quote would also quote `blücher`.
+            plain = not any(c.isspace() or c in "'\"\\#" for c in word)
+            seen.setdefault(word if plain else shlex.quote(word))
+    return list(seen)

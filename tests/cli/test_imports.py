@@ -1,0 +1,48 @@
+"""Which modules a command loads: the quick commands must not pay for the heavy layers."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+HEAVY = {"sqlalchemy", "sqlmodel", "pydantic", "pydantic_core", "openpyxl"}
+ROOT = Path(__file__).parents[2]
+
+
+def loaded(*args: str) -> set[str]:
+    """Top-level packages imported by `napledger ARGS` in a fresh interpreter."""
+    run = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "napledger", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
+    )
+    lines = [line for line in run.stderr.splitlines() if line.startswith("import time:")]
+    assert lines, run.stderr
+    return {line.rsplit("|", 1)[1].strip().split(".")[0] for line in lines}
+
+
+@pytest.mark.parametrize("args", [("--help",), ("variants",), ("variants", "russian")])
+def test_help_and_variants_load_no_database_layer_pydantic_or_openpyxl(args):
+    modules = loaded(*args)
+    assert "typer" in modules  # the check itself works
+    assert modules & HEAVY == set()
+
+
+def test_recording_a_deal_loads_the_database_but_not_openpyxl(nap):
+    nap("new fri --players A,B,C")
+    modules = loaded("hand", "3", "--by", "A", "--made")
+    assert "sqlalchemy" in modules
+    assert "openpyxl" not in modules
+
+
+def test_the_variant_list_is_plain_text_without_rich(nap):
+    assert "rich" not in loaded("variants")
+    lines = nap("variants").stdout.splitlines()
+    assert lines[0].split() == ["name", "game", "players", "bids"]
+    classic = next(line for line in lines if line.startswith("classic "))
+    assert "English Nap" in classic and "3-7" in classic and "wellington, blücher" in classic
+    # The columns line up under their headings.
+    assert all(line.index("3-7") == lines[0].index("players") for line in lines if "3-7" in line)

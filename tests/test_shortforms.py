@@ -1,0 +1,109 @@
+"""The short forms typed in `play`, read without a terminal or a database."""
+
+import pytest
+
+from napledger.errors import NapError
+from napledger.rules import load_preset
+from napledger.shortforms import completions, parse
+
+CLASSIC = load_preset("classic")
+COMMANDS = {"hand", "pass", "undo", "amend", "table", "join", "quit", "help"}
+TABLE = ("Ann", "Ben", "Cat", "Dan", "Eve")
+
+
+def read(line, players=TABLE, rules=CLASSIC):
+    return parse(line, players, rules, COMMANDS)
+
+
+@pytest.mark.parametrize(
+    ("line", "argv"),
+    [
+        ("nap ann 5", ["hand", "nap", "--by", "ann", "--tricks", "5"]),
+        ("3 ben made", ["hand", "3", "--by", "ben", "--made"]),
+        ("mis cat 0", ["hand", "mis", "--by", "cat", "--tricks", "0"]),
+        ("4 dan revoke eve", ["hand", "4", "--by", "dan", "--revoke", "eve"]),
+        ("four dan won", ["hand", "four", "--by", "dan", "--made"]),
+        ("Misère cat lost", ["hand", "Misère", "--by", "cat", "--failed"]),
+        ("wellington a down", ["hand", "wellington", "--by", "a", "--failed"]),
+        ("ann nap 5", ["hand", "nap", "--by", "ann", "--tricks", "5"]),
+        ("ben 3 failed", ["hand", "3", "--by", "ben", "--failed"]),
+        (
+            "nap ann 5 --peep ben --buy cat=2",
+            ["hand", "nap", "--by", "ann", "--tricks", "5", "--peep", "ben", "--buy", "cat=2"],
+        ),
+        ("nap ann --revoke eve", ["hand", "nap", "--by", "ann", "--revoke", "eve"]),
+    ],
+)
+def test_deal_short_forms(line, argv):
+    assert read(line) == argv
+
+
+def test_commands_pass_through_and_blank_lines_are_nothing():
+    assert read("hand nap --by Ann --tricks 5") == ["hand", "nap", "--by", "Ann", "--tricks", "5"]
+    assert read("PASS") == ["pass"]
+    assert read("amend 3 'pass'") == ["amend", "3", "pass"]
+    assert read("   ") == []
+    assert read("# deal 12 was a misdeal") == []
+
+
+def test_a_command_word_wins_over_a_player_of_that_name():
+    table = ("Pass", "Ben", "Cat")
+    assert read("pass", table) == ["pass"]
+    assert read("nap pass 5", table) == ["hand", "nap", "--by", "pass", "--tricks", "5"]
+
+
+def test_a_player_named_like_a_bid_is_read_by_position():
+    table = ("Nap", "Ann", "Ben")
+    assert read("nap ann 5", table) == ["hand", "nap", "--by", "ann", "--tricks", "5"]
+    assert read("nap three made", ("Nap", "Ann", "Ben")) == [
+        "hand", "three", "--by", "nap", "--made",
+    ]  # fmt: skip
+    # Both orders say the same deal: not ambiguous.
+    assert read("nap nap 5", table) == ["hand", "nap", "--by", "nap", "--tricks", "5"]
+
+
+def test_two_different_readings_are_refused_not_guessed():
+    with pytest.raises(NapError, match="could be three by Nap or nap by Three"):
+        read("three nap 5", ("Three", "Nap", "Ann"))
+    with pytest.raises(NapError, match="could be"):
+        read("3 four made", ("3", "Four", "Ann"))
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("bogus", "'bogus' is not a command or a bid"),
+        ("nap", "say who bid nap"),
+        ("nap ann twice", "not 'twice'"),
+        ("nap ann revoke", "say who revoked"),
+        ('nap "ann', "cannot read the line"),
+    ],
+)
+def test_lines_that_mean_nothing_get_one_line_errors(line, message):
+    with pytest.raises(NapError, match=message) as caught:
+        read(line)
+    assert "\n" not in str(caught.value)
+
+
+def test_without_a_session_only_commands_work():
+    assert parse("table", (), None, COMMANDS) == ["table"]
+    with pytest.raises(NapError, match="no session"):
+        parse("nap ann 5", (), None, COMMANDS)
+
+
+def test_a_bid_that_is_switched_off_still_reads_as_a_bid():
+    # `two` is off in classic: the line becomes a command, which explains why it is refused.
+    assert read("two ann made") == ["hand", "two", "--by", "ann", "--made"]
+
+
+def test_completions():
+    assert completions("b", False, TABLE, CLASSIC, COMMANDS) == [
+        "Ben",
+        "blücher",
+        "blucher",
+        "bluecher",
+    ]
+    assert completions("ha", True, TABLE, CLASSIC, COMMANDS) == ["hand"]
+    assert completions("ma", False, TABLE, CLASSIC, COMMANDS) == ["made"]
+    assert "Mary Ann" not in completions("m", False, ("Mary Ann",), None, COMMANDS)
+    assert completions("m", False, ("Mary Ann",), None, COMMANDS)[0] == "'Mary Ann'"
