@@ -6,3 +6,4 @@ Commands beyond the core live in their own modules, each registering on `app` wh
 from napledger.cli.app import app, main
 
 __all__ = ["app", "main"]
+from napledger.cli import verify as _verify  # noqa: F401
