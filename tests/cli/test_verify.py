@@ -28,7 +28,7 @@ def tamper(db_path, *statements):
     with sqlite3.connect(db_path) as db:
         for sql in statements:
             changed = db.execute(sql).rowcount
-            assert sql.startswith("PRAGMA") or changed >= 1, sql
+            assert sql.startswith(("PRAGMA", "DROP")) or changed >= 1, sql
 
 
 def test_an_honest_ledger_checks_out(evening):
@@ -85,7 +85,11 @@ def test_a_balanced_but_wrong_transfer_is_caught(evening, db_path):
             "session open: its deals are numbered [9], not 1 to 1",
         ),
         (
-            "UPDATE deals SET status = 'live' WHERE status = 'replaced'",
+            # an old file, from before the database itself refused this
+            (
+                "DROP INDEX ux_deals_one_live",
+                "UPDATE deals SET status = 'live' WHERE status = 'replaced'",
+            ),
             "deal 2: 2 live revisions of one deal",
         ),
         (
@@ -97,7 +101,7 @@ def test_a_balanced_but_wrong_transfer_is_caught(evening, db_path):
     ],
 )
 def test_each_kind_of_damage_is_reported(evening, db_path, sql, expected):
-    tamper(db_path, sql)
+    tamper(db_path, *([sql] if isinstance(sql, str) else sql))
     evening.fails("verify")
     assert expected in evening("verify", ok=False).stdout
 
@@ -112,3 +116,8 @@ def test_verify_changes_nothing(evening, db_path):
     before = evening.json("hands --json --session box"), evening.json("table --json")
     evening("verify")
     assert (evening.json("hands --json --session box"), evening.json("table --json")) == before
+
+
+def test_the_database_refuses_two_live_revisions_of_one_deal(evening, db_path):
+    with pytest.raises(sqlite3.IntegrityError), sqlite3.connect(db_path) as db:
+        db.execute("UPDATE deals SET status = 'live' WHERE status = 'replaced'")
