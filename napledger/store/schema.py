@@ -111,6 +111,10 @@ def applied(connection: Connection) -> list[str]:
 def pending(connection: Connection) -> list[str]:
     """The migrations this database lacks; an error if a newer napledger has written it."""
     done = applied(connection)
+    if not done and inspect(connection).get_table_names():
+        raise NapError(
+            f"{where(connection)} is a database, but not a napledger one; it was left untouched"
+        )
     known = [name for name, _ in MIGRATIONS]
     unknown = [name for name in done if name not in known]
     if unknown:
