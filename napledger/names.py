@@ -42,9 +42,10 @@ def match_player(typed: str, players: Iterable[str], where: str = "in this sessi
     starts = [p for p in candidates if fold(p).startswith(key)]
     if len(starts) == 1:
         return starts[0]
+    shown = typed if len(typed) <= MAX_NAME else typed[:20] + "…"
     if starts:
-        raise NapError(f"{typed!r} could be {', '.join(starts)}; type more of the name")
+        raise NapError(f"{shown!r} could be {', '.join(starts)}; type more of the name")
     near = difflib.get_close_matches(key, [fold(p) for p in candidates], n=1, cutoff=0.6)
     hint = next((f"; did you mean {p}?" for p in candidates if near and fold(p) == near[0]), "")
     seated = ", ".join(candidates) or "nobody"
-    raise NapError(f"no player {typed!r} {where} (players: {seated}){hint}")
+    raise NapError(f"no player {shown!r} {where} (players: {seated}){hint}")

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from napledger.store.book import Book, Table
 from napledger.store.db import make_engine, resolve_url, transaction
-from napledger.store.schema import upgrade
+from napledger.store.schema import pending, upgrade
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
@@ -42,12 +43,39 @@ def open_book(db: str | None, write: bool = True) -> Iterator[Book]:
         if kept is not None:
             kept[(url, write)] = engine
     try:
+        # Up to date, as nearly always: the command runs in this very transaction.
+        behind = False
         with transaction(engine) as session:
-            upgrade(session.connection())
-            yield Book(session)
+            if pending(session.connection()):
+                behind = True
+            else:
+                yield Book(session)
+        if behind:
+            bring_up_to_date(url)
+            with transaction(engine) as session:
+                yield Book(session)
     finally:
         if kept is None:
             engine.dispose()
+
+
+def bring_up_to_date(url: str) -> None:
+    """Migrate in a writer's transaction of its own, which re-checks under the write lock.
+
+    Even a reading command upgrades: a reader's snapshot could not take the lock later.
+    """
+    engine = make_engine(url, write=True)
+    try:
+        with transaction(engine) as session:
+            applied, backup = upgrade(session.connection())
+    finally:
+        engine.dispose()
+    if backup is not None:
+        print(
+            f"napledger: upgraded the database schema ({', '.join(applied)}); "
+            f"the old file is kept at {backup}",
+            file=sys.stderr,
+        )
 
 
 __all__ = ["Book", "Table", "keep_engines", "open_book"]

@@ -83,7 +83,9 @@ def _sqlite_transactions(engine: Engine, write: bool) -> None:
         cursor = dbapi_connection.cursor()
         cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         cursor.execute("PRAGMA foreign_keys = ON")
-        if write:
+        tables = {row[0] for row in cursor.execute("SELECT name FROM sqlite_master")}
+        if write and (not tables or "schema_migrations" in tables):
+            # Only our own files: switching someone else's database to WAL would change it.
             cursor.execute("PRAGMA journal_mode = WAL")
             cursor.execute("PRAGMA synchronous = NORMAL")
         cursor.close()

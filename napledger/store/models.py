@@ -1,10 +1,13 @@
-"""The tables. Deal records are the truth; entries are the postings derived from them."""
+"""The tables. Deal records are the truth; entries are the postings derived from them.
+
+The database is built by the migrations in `schema.py`; a change here needs one there.
+"""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import Index, UniqueConstraint
+from sqlalchemy import Index, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
 
@@ -51,6 +54,14 @@ class DealRow(SQLModel, table=True):
     __table_args__ = (
         UniqueConstraint("session_id", "number", "revision"),
         Index("ix_deals_session_status", "session_id", "status", "number"),
+        Index(
+            "ux_deals_one_live",
+            "session_id",
+            "number",
+            unique=True,
+            sqlite_where=text("status = 'live'"),
+            postgresql_where=text("status = 'live'"),
+        ),
     )
     id: int | None = Field(default=None, primary_key=True)
     session_id: int = Field(foreign_key="sessions.id")

@@ -1,23 +1,106 @@
-"""The schema's version: an ordered list of named migrations, each recorded once applied."""
+"""The schema's version: an ordered list of named migrations, each recorded once applied.
+
+A migration is frozen once released: it spells out its own tables and never reads the
+models, so a later change to `models.py` needs a new migration here, never an edit.
+"""
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
 
-from sqlalchemy import Connection, inspect, text
-from sqlmodel import SQLModel
+from sqlalchemy import (
+    Column,
+    Connection,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    UniqueConstraint,
+    inspect,
+    text,
+)
 
-from napledger.store import models  # noqa: F401  (registers the tables)
+from napledger.errors import NapError
 
 
 def _initial(connection: Connection) -> None:
-    SQLModel.metadata.create_all(connection)
+    """The first released schema (napledger 0.1), exactly as it shipped."""
+    meta = MetaData()
+    Table("meta", meta, Column("key", String, primary_key=True), Column("value", String, nullable=False))  # fmt: skip
+    Table(
+        "players",
+        meta,
+        Column("id", Integer, primary_key=True),
+        Column("name", String, nullable=False),
+        Column("key", String, nullable=False, unique=True),
+    )
+    Table(
+        "sessions",
+        meta,
+        Column("id", Integer, primary_key=True),
+        Column("name", String, nullable=False),
+        Column("key", String, nullable=False, unique=True),
+        Column("variant", String, nullable=False),
+        Column("rules_json", String, nullable=False),
+        Column("chip_value", String, nullable=False),
+        Column("currency", String, nullable=False),
+        Column("seating_json", String, nullable=False),
+        Column("players_json", String, nullable=False),
+        Column("first_dealer", String, nullable=False),
+        Column("opening_pot", Integer, nullable=False),
+        Column("carried_from", Integer, ForeignKey("sessions.id")),
+        Column("pot_to", String),
+        Column("created_at", DateTime, nullable=False),
+        Column("closed_at", DateTime),
+    )
+    Table(
+        "deals",
+        meta,
+        Column("id", Integer, primary_key=True),
+        Column("session_id", Integer, ForeignKey("sessions.id"), nullable=False),
+        Column("number", Integer, nullable=False),
+        Column("revision", Integer, nullable=False),
+        Column("status", String, nullable=False),
+        Column("record_json", String, nullable=False),
+        Column("pot_after", Integer, nullable=False),
+        Column("recorded_at", DateTime, nullable=False),
+        UniqueConstraint("session_id", "number", "revision"),
+        Index("ix_deals_session_status", "session_id", "status", "number"),
+    )
+    Table(
+        "entries",
+        meta,
+        Column("id", Integer, primary_key=True),
+        Column("session_id", Integer, ForeignKey("sessions.id"), nullable=False),
+        Column("deal_id", Integer, ForeignKey("deals.id"), index=True),
+        Column("account", String, nullable=False),
+        Column("chips", Integer, nullable=False),
+        Index("ix_entries_session_account", "session_id", "account"),
+    )
+    meta.create_all(connection)
+
+
+def _one_live_revision(connection: Connection) -> None:
+    # The database itself now refuses a second live version of one deal, whatever the code does.
+    connection.execute(
+        text(
+            "CREATE UNIQUE INDEX ux_deals_one_live ON deals (session_id, number) "
+            "WHERE status = 'live'"
+        )
+    )
 
 
 MIGRATION_LOCK = 0x4E61_704C  # any constant that other applications are unlikely to use
 
 MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("0001_initial", _initial),
+    ("0002_one_live_revision", _one_live_revision),
 ]
 
 
@@ -27,16 +110,37 @@ def applied(connection: Connection) -> list[str]:
     return [row[0] for row in connection.execute(text("SELECT name FROM schema_migrations"))]
 
 
-def upgrade(connection: Connection) -> list[str]:
-    """Apply what is missing, in order; returns the names applied."""
-    done = set(applied(connection))
-    if done >= {name for name, _ in MIGRATIONS}:
-        return []
+def pending(connection: Connection) -> list[str]:
+    """The migrations this database lacks; an error if a newer napledger has written it."""
+    done = applied(connection)
+    if not done and inspect(connection).get_table_names():
+        raise NapError(
+            f"{where(connection)} is a database, but not a napledger one; it was left untouched"
+        )
+    known = [name for name, _ in MIGRATIONS]
+    unknown = [name for name in done if name not in known]
+    if unknown:
+        raise NapError(
+            f"{where(connection)} was written by a newer napledger (schema {unknown[-1]}); "
+            "upgrade napledger to use it (the file was left untouched)"
+        )
+    return [name for name in known if name not in done]
+
+
+def upgrade(connection: Connection) -> tuple[list[str], Path | None]:
+    """Apply what is missing, in order; returns the names applied and the backup made."""
+    if not pending(connection):
+        return [], None
     if connection.dialect.name == "postgresql":
         # Tables starting on a fresh shared database at once: one migrates, the others
         # wait for it and then find nothing left to do. (SQLite writers are already serial.)
         connection.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": MIGRATION_LOCK})
-        done = set(applied(connection))
+    done = applied(connection)
+    todo = pending(connection)
+    if not todo:
+        return [], None
+    # A database that already holds data is copied first, so an upgrade can always be undone.
+    copy = backup(connection) if done else None
     if not done:
         connection.execute(
             text(
@@ -44,12 +148,44 @@ def upgrade(connection: Connection) -> list[str]:
                 "(name VARCHAR PRIMARY KEY, applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP)"
             )
         )
-    new = []
     for name, step in MIGRATIONS:
-        if name not in done:
+        if name in todo:
             step(connection)
             connection.execute(
                 text("INSERT INTO schema_migrations (name) VALUES (:n)"), {"n": name}
             )
-            new.append(name)
-    return new
+    return todo, copy
+
+
+def where(connection: Connection) -> str:
+    from napledger.store.db import describe
+
+    return describe(str(connection.engine.url))
+
+
+def backup(connection: Connection) -> Path | None:
+    """A consistent copy of a SQLite file beside it (other databases have their own backups)."""
+    path = connection.engine.url.database
+    if connection.dialect.name != "sqlite" or not path or path == ":memory:":
+        return None
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    target = Path(f"{path}.bak-{stamp}")
+    n = 1
+    while target.exists():
+        target, n = Path(f"{path}.bak-{stamp}-{n}"), n + 1
+    # SQLite's backup API, not a file copy: it includes what is still in the WAL file. It
+    # reads through a second connection, since ours holds the write lock (which still lets
+    # readers in, until we write).
+    try:
+        source, copy = sqlite3.connect(path), sqlite3.connect(target)
+        try:
+            source.backup(copy)
+        finally:
+            source.close()
+            copy.close()
+    except (OSError, sqlite3.Error) as error:
+        raise NapError(
+            f"cannot copy {path} to {target} before upgrading its schema ({error}); "
+            "nothing was changed"
+        ) from None
+    return target

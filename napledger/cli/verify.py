@@ -1,0 +1,45 @@
+"""`napledger verify`: re-derive every deal and say whether the stored ledger agrees."""
+
+from dataclasses import asdict
+
+import typer
+
+from napledger.cli.app import JsonOpt, app, book, emit_json
+from napledger.errors import NapError
+
+
+@app.command()
+def verify(ctx: typer.Context, as_json: JsonOpt = False) -> None:
+    """Re-derive every deal from its record and rules; exit 1 if anything stored disagrees."""
+    from napledger.cli import render
+    from napledger.store.verify import verify as check
+
+    with book(ctx, write=False) as b:
+        report = check(b)
+    problems = report.problems
+    if as_json:
+        emit_json(
+            {
+                "ok": not problems,
+                "sessions": report.sessions,
+                "deals": report.deals,
+                "problems": [asdict(p) for p in problems],
+            }
+        )
+    elif not problems:
+        render.console.print(
+            f"All {report.sessions} session{'s' * (report.sessions != 1)}, "
+            f"{report.deals} deal{'s' * (report.deals != 1)} check out."
+        )
+    for p in [] if as_json else problems:
+        where = " ".join(
+            part
+            for part in (
+                f"session {p.session}" if p.session is not None else "database",
+                f"deal {p.deal}" if p.deal is not None else "",
+            )
+            if part
+        )
+        render.console.print(f"- [bold]{render.esc(where)}[/]: {render.esc(p.message)}")
+    if problems:
+        raise NapError(f"{len(problems)} problem{'s' * (len(problems) != 1)} in the ledger")

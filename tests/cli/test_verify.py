@@ -1,0 +1,123 @@
+"""`verify` passes an honest ledger and catches every kind of tampering with it."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+
+
+@pytest.fixture
+def evening(nap):
+    nap("new box --players Ann,Bob,Cy,Di --variant russian")
+    nap("hand three --by Ann --made")
+    nap("hand 4 --by Bob --tricks 2")
+    nap("hand napoleon --by Cy --failed")
+    nap("amend 2 --tricks 4")
+    nap("hand 3 --by Di --made --peep Ann")
+    nap("undo")
+    nap("pass")
+    nap("close --pot Ann")
+    nap("new open --players X,Y,Z")
+    nap("hand 3 --by X --revoke Y")
+    return nap
+
+
+def tamper(db_path, *statements):
+    with sqlite3.connect(db_path) as db:
+        for sql in statements:
+            changed = db.execute(sql).rowcount
+            assert sql.startswith(("PRAGMA", "DROP")) or changed >= 1, sql
+
+
+def test_an_honest_ledger_checks_out(evening):
+    out = evening("verify").stdout
+    assert out.strip() == "All 2 sessions, 5 deals check out."
+    assert evening.json("verify --json") == {"ok": True, "sessions": 2, "deals": 5, "problems": []}
+
+
+def test_a_corrupted_transfer_is_caught(evening, db_path):
+    tamper(
+        db_path,
+        "UPDATE entries SET chips = chips + 1 WHERE account = 'Bob' AND deal_id = "
+        "(SELECT id FROM deals WHERE number = 3 AND session_id = 1)",
+    )
+    error = evening.fails("verify")
+    assert error == "Error: 2 problems in the ledger"
+    out = evening("verify", ok=False).stdout
+    assert "session box deal 3: its entries sum to +1 chips, not 0" in out
+    assert "session box deal 3: Bob is stored as" in out
+
+
+def test_a_balanced_but_wrong_transfer_is_caught(evening, db_path):
+    # Moving a chip from one player to another keeps the sum at zero: only re-deriving sees it.
+    tamper(
+        db_path,
+        "UPDATE entries SET chips = chips + 1 WHERE account = 'Ann' AND deal_id = 1",
+        "UPDATE entries SET chips = chips - 1 WHERE account = 'Bob' AND deal_id = 1",
+    )
+    doc = json.loads(evening("verify --json", ok=False).stdout)
+    assert doc["ok"] is False
+    assert {(p["deal"], p["message"]) for p in doc["problems"]} == {
+        (1, "Ann is stored as +9 chips, re-derived +8"),
+        (1, "Bob is stored as -4 chips, re-derived -3"),
+    }
+
+
+@pytest.mark.parametrize(
+    ("sql", "expected"),
+    [
+        ("UPDATE deals SET pot_after = 99 WHERE id = 1", "deal 1: stored pot after it is 99"),
+        (
+            "UPDATE deals SET record_json = replace(record_json, '\"made\": true', '\"made\": false') "
+            "WHERE id = 1",
+            "deal 1: Ann is stored as",
+        ),
+        ("UPDATE deals SET record_json = '{}' WHERE id = 1", "deal 1: its record cannot be scored"),
+        ("DELETE FROM entries WHERE deal_id IS NULL", "session box: at the close, Ann is stored"),
+        (
+            "INSERT INTO entries (session_id, deal_id, account, chips) VALUES (2, NULL, 'X', 0)",
+            "session open: it is open but has closing entries",
+        ),
+        (
+            "UPDATE deals SET number = 9 WHERE session_id = 2",
+            "session open: its deals are numbered [9], not 1 to 1",
+        ),
+        (
+            # an old file, from before the database itself refused this
+            (
+                "DROP INDEX ux_deals_one_live",
+                "UPDATE deals SET status = 'live' WHERE status = 'replaced'",
+            ),
+            "deal 2: 2 live revisions of one deal",
+        ),
+        (
+            "INSERT INTO entries (session_id, deal_id, account, chips) "
+            "SELECT 1, id, 'Ann', 0 FROM deals WHERE status = 'voided'",
+            "deal 4: it is voided but still has entries",
+        ),
+        ("UPDATE sessions SET rules_json = '{}' WHERE id = 1", "its rules cannot be read"),
+    ],
+)
+def test_each_kind_of_damage_is_reported(evening, db_path, sql, expected):
+    tamper(db_path, *([sql] if isinstance(sql, str) else sql))
+    evening.fails("verify")
+    assert expected in evening("verify", ok=False).stdout
+
+
+def test_a_damaged_file_fails_the_integrity_check(evening, db_path):
+    tamper(db_path, "PRAGMA foreign_keys = OFF", "UPDATE entries SET deal_id = 999 WHERE id = 1")
+    out = evening("verify", ok=False).stdout
+    assert "entries row 1 points to a missing deals row" in out
+
+
+def test_verify_changes_nothing(evening, db_path):
+    before = evening.json("hands --json --session box"), evening.json("table --json")
+    evening("verify")
+    assert (evening.json("hands --json --session box"), evening.json("table --json")) == before
+
+
+def test_the_database_refuses_two_live_revisions_of_one_deal(evening, db_path):
+    with pytest.raises(sqlite3.IntegrityError), sqlite3.connect(db_path) as db:
+        db.execute("UPDATE deals SET status = 'live' WHERE status = 'replaced'")
