@@ -68,6 +68,7 @@ class Loop:
         self._view: View | None = None
         self.stale = True
         self.matches: list[str] = []
+        self.failed = 0  # lines that ended in an error
 
     def view(self) -> View | None:
         if self.stale:
@@ -113,6 +114,7 @@ class Loop:
             )
         except NapError as error:
             print(error_line(str(error)), file=sys.stderr)
+            self.failed += 1
             return True
         if not argv:
             return True
@@ -123,6 +125,7 @@ class Loop:
             return True
         if argv[0] == "play":
             print(error_line("already playing; type a command or a deal"), file=sys.stderr)
+            self.failed += 1
             return True
         self.dispatch(argv)
         return True
@@ -143,6 +146,7 @@ class Loop:
         except SystemExit as stop:
             if stop.code == 130:  # Ctrl-C inside a command: it was rolled back; leave
                 raise KeyboardInterrupt from None
+            self.failed += 1 if stop.code else 0
         finally:
             self.stale = True
             sys.stdout.flush()
@@ -187,4 +191,8 @@ def play(ctx: typer.Context, session: SessionOpt = None) -> None:
         loop = Loop(db, session)
         if session is not None:
             load_view(db, session)  # a session that does not exist is refused before the loop
-        loop.run(interactive=sys.stdin.isatty())
+        interactive = sys.stdin.isatty()
+        loop.run(interactive)
+    if loop.failed and not interactive:
+        # A replayed file with a bad line must not pass for a clean replay in a script.
+        raise typer.Exit(1)

@@ -40,8 +40,8 @@ def start(nap, players="Ann,Ben,Cat,Dan,Eve"):
 
 def test_each_deal_prints_its_scoreboard_and_a_bad_line_does_not_stop_the_loop(nap):
     start(nap)
-    result = nap("play", input="nap a 5\n3 b made\ntable\nbogus\nquit\nnap c 5\n")
-    assert result.exit_code == 0
+    result = nap("play", input="nap a 5\n3 b made\ntable\nbogus\nquit\nnap c 5\n", ok=False)
+    assert result.exit_code == 1  # piped: a replay with a bad line says so in its status
     out = result.stdout
     assert "Deal 1 · Ann dealt · Ann bid nap: made (5 tricks)" in out
     assert "Deal 2 · Ben dealt · Ben bid three: made" in out
@@ -91,12 +91,14 @@ def test_each_line_prints_what_the_one_shot_command_prints(nap):
 
 def test_a_failing_command_gives_its_usual_error_and_changes_nothing(nap):
     start(nap)
-    result = nap("play", input="hand nap --by zed --tricks 5\nvoid 9\nhand --tricks\n3 ben made\n")
+    result = nap(
+        "play", input="hand nap --by zed --tricks 5\nvoid 9\nhand --tricks\n3 ben made\n", ok=False
+    )
     errors = result.stderr.strip().splitlines()
     assert errors[0].startswith("Error: no player 'zed' in this session")
     assert errors[1].startswith("Error: no deal 9 to change")
     assert errors[2].startswith("Error: ") and len(errors) == 3
-    assert result.exit_code == 0
+    assert result.exit_code == 1
     assert nap.json("table --json")["hands"] == 1
 
 
@@ -110,7 +112,8 @@ def test_session_option_pins_the_loop_to_one_session(nap):
 
 
 def test_the_loop_follows_new_and_use_without_a_pinned_session(nap):
-    result = nap("play", input="new fri --players Ann,Ben,Cat\nnap ann 5\nhelp\nplay\n")
+    result = nap("play", input="new fri --players Ann,Ben,Cat\nnap ann 5\nhelp\nplay\n", ok=False)
+    assert result.exit_code == 1  # for the refused `play`
     assert "Deal 1 · Ann dealt · Ann bid nap" in result.stdout
     assert "BID PLAYER RESULT" in result.stdout  # help
     assert result.stderr.strip() == "Error: already playing; type a command or a deal"
@@ -119,7 +122,8 @@ def test_the_loop_follows_new_and_use_without_a_pinned_session(nap):
 
 def test_an_ambiguous_line_is_refused(nap):
     start(nap, "Three,Nap,Ann")
-    result = nap("play", input="three nap 5\n")
+    result = nap("play", input="three nap 5\n", ok=False)
+    assert result.exit_code == 1
     assert "could be three by Nap or nap by Three" in result.stderr
     assert nap.json("table --json")["hands"] == 0
 
