@@ -57,7 +57,7 @@ def session_refs(named: list[str] | None) -> list[str | None]:
     import os
 
     if named:
-        return list(dict.fromkeys(named))
+        return list(named)
     return [os.environ.get("NAPLEDGER_SESSION") or None]
 
 
@@ -103,7 +103,8 @@ def parse_chip(text: str) -> "Decimal":
         raise NapError(f"--chip has more than 6 decimal places: {text!r}")
     if value > 1_000_000:
         raise NapError(f"--chip of {text} is more than anyone plays for")
-    return value
+    # Plain notation (5E+1 is stored as 50), so money always prints as a decimal string.
+    return Decimal(format(value, "f"))
 
 
 @app.command()
@@ -250,7 +251,17 @@ def build_deal(
     def who(typed: str) -> str:
         from napledger.names import match_player
 
-        return match_player(typed, seated)
+        try:
+            return match_player(typed, seated, "at the table")
+        except NapError as unknown:
+            # Someone who sat earlier deserves a better answer than "no such player".
+            gone = [p for p in b.everyone(row) if p not in seated]
+            try:
+                player = match_player(typed, gone)
+            except NapError:
+                raise unknown from None
+            hint = f" (`join {player}` seats them again)" if base is None else " in that deal"
+            raise NapError(f"{player} is not at the table{hint}") from None
 
     deal = base or Deal(seated=seated, dealer=b.dealer_now(row))
     changes: dict[str, Any] = {}
@@ -278,7 +289,7 @@ def build_deal(
 
 def parse_buy(who: Any, item: str) -> tuple[str, int]:
     player, sep, count = item.rpartition("=")
-    if not sep or not count.strip().isdigit():
+    if not sep or not count.strip().isascii() or not count.strip().isdigit():
         raise NapError(f"--buy wants PLAYER=N (cards bought), not {item!r}")
     return who(player), int(count)
 
@@ -370,21 +381,30 @@ def amend(
     dealer: DealerOpt = None,
     peep: PeepOpt = None,
     buy: BuyOpt = None,
+    no_peeps: Annotated[bool, typer.Option("--no-peeps", help="Nobody peeped after all.")] = False,
+    no_buys: Annotated[
+        bool, typer.Option("--no-buys", help="Nobody bought cards after all.")
+    ] = False,
     session: SessionOpt = None,
 ) -> None:
     """Correct deal N: what you give replaces what was recorded; the rest stays."""
     from napledger.cli import render
     from napledger.store.book import deal_from_json
 
+    if (no_peeps and peep) or (no_buys and buy):
+        raise NapError("--no-peeps/--no-buys contradict --peep/--buy")
+    peep = [] if no_peeps else peep
+    buy = [] if no_buys else buy
     with book(ctx) as b:
         row = b.find_writable(session)
         old = deal_from_json(b.deal(row, number).record_json)
         deal = build_deal(b, row, old, bid, by, tricks, made, failed, revoke, dealer, peep, buy)
         if deal == old:
             raise NapError(f"that is what deal {number} already says")
-        b.amend(row, number, deal)
+        new = b.amend(row, number, deal)
+        changes = b.deal_entries(new)
         t = b.table(row)
-    render.changed(t, f"Deal {number} amended.")
+    render.amended(t, new.number, new.revision, deal, changes)
 
 
 @app.command()

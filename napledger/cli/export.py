@@ -49,7 +49,7 @@ def export(
         if all_ or (not sessions and (start or end)):
             rows = b.sessions()
         else:
-            rows = [b.find(s) for s in session_refs(sessions)]
+            rows = b.find_many(session_refs(sessions))
         rows = [
             r
             for r in rows

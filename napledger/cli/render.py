@@ -35,7 +35,13 @@ def styled(chips: int, text: str | None = None) -> str:
 
 
 def money(chips: int, chip_value: Decimal, currency: str, sign: bool = True) -> str:
-    amount = chips * chip_value
+    # Pence and kopecks read as two places (0.70, not 0.7); whole-unit chips stay whole.
+    places = (
+        0
+        if chip_value == chip_value.to_integral()
+        else max(2, -int(chip_value.as_tuple().exponent))
+    )
+    amount = (chips * chip_value).quantize(Decimal(1).scaleb(-places))
     text = f"{amount:+}" if sign and amount else f"{amount}"
     return f"{text} {currency}".strip()
 
@@ -104,7 +110,9 @@ def table_json(t: Table) -> dict[str, Any]:
 
 def scoreboard(t: Table) -> None:
     currency = t.session.currency
-    grid = RichTable(title=f"{esc(t.session.name)} · {esc(t.rules.title)} · {t.hands} deals")
+    grid = RichTable(
+        title=f"{esc(t.session.name)} · {esc(t.rules.title)} · {t.hands} deal{'' if t.hands == 1 else 's'}"
+    )
     grid.add_column("player")
     grid.add_column("chips", justify="right")
     grid.add_column(f"money {esc(currency)}".strip(), justify="right")
@@ -190,6 +198,13 @@ def after_deal(t: Table, number: int, deal: Deal, transfers: Iterable[Transfer])
     scoreboard(t)
 
 
+def amended(t: Table, number: int, revision: int, deal: Deal, changes: Mapping[str, int]) -> None:
+    """The corrected deal as `hands` lists it (N.2 is deal N's second version)."""
+    console.print(f"Amended: {deal_line(t.rules, number, deal)} (now {number}.{revision})")
+    console.print("  " + payments(changes, t.players))
+    scoreboard(t)
+
+
 def changed(t: Table, message: str) -> None:
     console.print(message)
     scoreboard(t)
@@ -209,18 +224,29 @@ def closed(t: Table, transfers: Sequence[Transfer]) -> None:
 def hands_json(
     t: Table, deals: Sequence[DealRow], entries: Mapping[int | None, Mapping[str, int]]
 ) -> list[dict[str, Any]]:
+    from napledger.rules.scoring import replay
     from napledger.store.book import deal_from_json
 
+    records = {row.id: deal_from_json(row.record_json) for row in deals}
+    live = [row for row in deals if row.status == "live"]
+    # Who paid whom is derived from the records, as every transfer is; `changes` is what the
+    # ledger stores for each account (`napledger verify` checks that the two agree).
+    paid = {
+        row.id: scored.transfers
+        for row, scored in zip(
+            live, replay(t.rules, (records[r.id] for r in live), t.session.opening_pot), strict=True
+        )
+    }
     out = []
     for row in deals:
-        deal = deal_from_json(row.record_json)
+        deal = records[row.id]
         changes = entries.get(row.id, {}) if row.status == "live" else {}
         out.append(
             {
                 "number": row.number,
                 "revision": row.revision,
                 "status": row.status,
-                "voided": row.status != "live",
+                "voided": row.status == "voided",
                 "dealer": deal.dealer,
                 "seated": list(deal.seated),
                 "bidder": deal.bidder,
@@ -232,9 +258,15 @@ def hands_json(
                 "buys": {p: n for p, n in deal.buys},
                 "pot_after": row.pot_after if row.status == "live" else None,
                 "transfers": [
-                    {"account": a, "chips": c, "money": str(c * t.chip_value)}
-                    for a, c in changes.items()
+                    {
+                        "from": x.payer,
+                        "to": x.payee,
+                        "chips": x.chips,
+                        "money": str(x.chips * t.chip_value),
+                    }
+                    for x in paid.get(row.id, ())
                 ],
+                "changes": changes,
                 "recorded_at": row.recorded_at.isoformat(timespec="seconds"),
             }
         )

@@ -21,7 +21,7 @@ def settle(
     from napledger.settle import settle as fewest
 
     with book(ctx, write=False) as b:
-        rows = [b.find(s) for s in session_refs(session)]
+        rows = b.find_many(session_refs(session))
         net, currency, chip_value = b.net_money(rows)
     plan = fewest(net)
     if as_json:

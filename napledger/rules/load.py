@@ -249,7 +249,7 @@ def _whole(
     if value is None:
         raise RuleError(f"{where}: {key} is missing")
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError(f"{where}: {key} must be a whole number (chips are whole), not {value!r}")
+        raise RuleError(f"{where}: {key} must be a whole number, not {value!r}")
     if not low <= value <= high:
         raise RuleError(f"{where}: {key} must be from {low} to {high}, not {value}")
     return value

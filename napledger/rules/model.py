@@ -81,11 +81,11 @@ class Rules:
         found = self._index.get(text)
         key = text if found else fold(text)
         found = found or self._index.get(key)
-        if found is None and key.isdigit():
-            # A number means the plainest bid for that many tricks (5 is nap, not blücher).
-            found = next(
-                (b for b in self.enabled_bids if not b.misere and b.tricks == int(key)), None
-            )
+        if found is None and key.isascii() and key.isdigit():
+            # A number means the plainest bid for that many tricks (5 is nap, not blücher),
+            # preferring one that is on; one that is off is found to say why it is refused.
+            plain = [b for b in self.bids if not b.misere and b.tricks == int(key)]
+            found = next((b for b in plain if self.enabled(b)), plain[0] if plain else None)
         if found is None:
             names = ", ".join(b.name for b in self.enabled_bids)
             raise DealError(f"unknown bid {text!r} in {self.name}; the bids are: {names}")

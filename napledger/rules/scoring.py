@@ -9,6 +9,8 @@ from napledger.errors import DealError
 from napledger.ledger import POT, Transfer, postings
 from napledger.rules.model import Rules
 
+MAX_POT = 10**12
+
 
 @dataclass(frozen=True)
 class Deal:
@@ -124,6 +126,9 @@ def score_deal(rules: Rules, deal: Deal, pot_before: int) -> list[Transfer]:
         pay(bidder, POT, bid.fail_pot)
         if bid.pot_bid and settings.pool_fail_doubles:
             pay(bidder, POT, pot)
+    if pot > MAX_POT:
+        # Failed napoleons double the box; sixty in a row would overflow any database.
+        raise DealError(f"the pot would hold more than {MAX_POT:,} chips; close this session")
     return transfers
 
 

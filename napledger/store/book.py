@@ -7,6 +7,7 @@ deals it can affect from the session's frozen rules, so the pot is always consis
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from decimal import Decimal
@@ -26,12 +27,22 @@ from napledger.store.db import upsert
 from napledger.store.models import DealRow, Entry, Meta, Player, SessionRow, now
 
 CURRENT = "current_session"
+MAX_ID = 2**63 - 1  # the largest id or deal number a database column holds
 # Columns for queries: typed as SQL expressions, where the model attributes read as plain values.
 S = SessionRow.__table__.c  # type: ignore[attr-defined]
 D = DealRow.__table__.c  # type: ignore[attr-defined]
 E = Entry.__table__.c  # type: ignore[attr-defined]
 P = Player.__table__.c  # type: ignore[attr-defined]
 M = Meta.__table__.c  # type: ignore[attr-defined]
+
+
+def whole_number(text: str) -> int | None:
+    """A session id or deal number as typed: ASCII digits within what a database holds."""
+    text = text.strip()
+    if not re.fullmatch(r"[0-9]+", text):
+        return None
+    number = int(text)
+    return number if number <= MAX_ID else -1
 
 
 def deal_to_json(deal: Deal) -> str:
@@ -98,8 +109,8 @@ class Book:
                     "no current session; start one with `napledger new` or pick one with `use`"
                 )
             query = query.where(S.id == current)
-        elif ref.strip().isdigit():
-            query = query.where(S.id == int(ref))
+        elif (number := whole_number(ref)) is not None:
+            query = query.where(S.id == number)
         else:
             query = query.where(S.key == fold(ref))
         if lock:
@@ -108,6 +119,14 @@ class Book:
         if row is None:
             raise NapError(f"no session {ref!r}; `napledger sessions` lists them")
         return row
+
+    def find_many(self, refs: Iterable[str | None]) -> list[SessionRow]:
+        """Sessions in the order named, each once however it was named (id, name, any case)."""
+        rows: dict[int | None, SessionRow] = {}
+        for ref in refs:
+            row = self.find(ref)
+            rows.setdefault(row.id, row)
+        return list(rows.values())
 
     def find_writable(self, ref: str | None) -> SessionRow:
         row = self.find(ref, lock=True)
@@ -139,7 +158,7 @@ class Book:
         opening, carried = 0, None
         if carry_from is not None:
             source = self.find(carry_from, lock=True)
-            opening, carried = self._carried_pot(source), source.id
+            opening, carried = self._carried_pot(source, chip_value, currency), source.id
         row = SessionRow(
             name=name,
             key=fold(name),
@@ -158,7 +177,7 @@ class Book:
         self.set_current(row)
         return row
 
-    def _carried_pot(self, source: SessionRow) -> int:
+    def _carried_pot(self, source: SessionRow, chip_value: Decimal, currency: str) -> int:
         if source.pot_to != "carry":
             raise NapError(
                 f"session {source.name!r} did not carry its pot (close it with --pot carry)"
@@ -166,6 +185,13 @@ class Book:
         taken = self.db.execute(select(S.name).where(S.carried_from == source.id)).first()
         if taken:
             raise NapError(f"the pot of {source.name!r} was already carried into {taken[0]!r}")
+        if Decimal(source.chip_value) != chip_value or source.currency != currency:
+            # The box holds money: counted in other chips it would grow or shrink on the way.
+            raise NapError(
+                f"the pot of {source.name!r} is in chips of {source.chip_value} {source.currency}"
+                f"; start this session with --chip {source.chip_value}"
+                + (f" --currency {source.currency}" if source.currency else "")
+            )
         return self.pot(source)
 
     def _players(self, typed: Iterable[str]) -> list[str]:
@@ -186,6 +212,10 @@ class Book:
 
     def rules(self, row: SessionRow) -> Rules:
         return cached_rules(row.rules_json)
+
+    def everyone(self, row: SessionRow) -> tuple[str, ...]:
+        """Everyone who has sat this session, in the order they sat down."""
+        return tuple(json.loads(row.players_json))
 
     def seating(self, row: SessionRow) -> tuple[str, ...]:
         return tuple(json.loads(row.seating_json))
@@ -237,7 +267,7 @@ class Book:
 
     def table(self, row: SessionRow) -> Table:
         seating = self.seating(row)
-        players = tuple(json.loads(row.players_json))
+        players = self.everyone(row)
         chips = self._totals(row)  # one query for the players and the pot
         pot = row.opening_pot + chips.pop(POT, 0)
         hands = self.db.execute(
@@ -255,6 +285,10 @@ class Book:
             hands=int(hands),
             next_dealer=None if row.closed_at else self.dealer_now(row),
         )
+
+    def deal_entries(self, deal: DealRow) -> dict[str, int]:
+        query = select(E.account, E.chips).where(E.deal_id == deal.id)
+        return {account: chips for account, chips in self.db.execute(query).all()}
 
     def entries_by_deal(self, row: SessionRow) -> dict[int | None, dict[str, int]]:
         query = select(E.deal_id, E.account, E.chips).where(E.session_id == row.id)
@@ -300,13 +334,17 @@ class Book:
 
     def deal(self, row: SessionRow, number: int) -> DealRow:
         found = (
-            self.db.execute(
-                select(DealRow).where(
-                    D.session_id == row.id, D.number == number, D.status == "live"
+            None
+            if number > MAX_ID
+            else (
+                self.db.execute(
+                    select(DealRow).where(
+                        D.session_id == row.id, D.number == number, D.status == "live"
+                    )
                 )
+                .scalars()
+                .first()
             )
-            .scalars()
-            .first()
         )
         if found is None:
             raise NapError(

@@ -60,6 +60,10 @@ def make_engine(url: str, write: bool) -> Engine:
         return engine
     path = parsed.database
     if path and path != ":memory:":
+        if Path(path).is_dir():
+            raise NapError(
+                f"{path} is a folder; give the database a file name, e.g. {Path(path) / 'napledger.db'}"
+            )
         folder = Path(path).parent
         if write:
             try:

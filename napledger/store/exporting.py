@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from decimal import Decimal
 
 from napledger.export.data import DealRow, LedgerRow, PaymentRow, SessionExport, StakeRow
@@ -45,7 +44,7 @@ def session_export(book: Book, row: SessionRow) -> SessionExport:
         chip_value=Decimal(row.chip_value),
         created=row.created_at,
         closed=row.closed_at,
-        players=tuple(json.loads(row.players_json)),
+        players=book.everyone(row),
         chips=table.chips,
         pot=table.pot,
         settlement=tuple(PaymentRow(p.payer, p.payee, Decimal(p.amount)) for p in settle(net)),

@@ -81,9 +81,8 @@ def check_session(book: Book, row: SessionRow) -> list[Problem]:
             scored = replay(rules, [deal_from_json(deal_row.record_json)], pot)[0]
         except (NapError, ValueError, KeyError, TypeError) as error:
             problems.append(problem(f"its record cannot be scored: {error}", deal_row.number))
-            pot = (
-                deal_row.pot_after
-            )  # carry on from what was stored, so one bad deal is one problem
+            # Carry on from what was stored, so one bad deal is one problem.
+            pot = deal_row.pot_after
             continue
         pot = scored.pot_after
         problems += differences(stored, postings(scored.transfers), deal_row.number, problem)

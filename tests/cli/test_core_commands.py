@@ -49,3 +49,29 @@ def test_python_dash_m_runs_the_same_cli(tmp_path):
         [sys.executable, "-m", "napledger", "variants"], capture_output=True, text=True, check=False
     )
     assert result.returncode == 0 and "classic" in result.stdout
+
+
+def test_amend_shows_the_new_payments_and_can_clear_peeps(nap):
+    nap("new s --players A,B,C --rule peep_fee=1")
+    nap("hand 3 --by A --made --peep B")
+    out = nap("amend 1 --no-peeps").stdout
+    assert "now 1.2" in out and "B -3" in out
+    assert nap.json("hands --json")[-1]["peeps"] == []
+    assert "contradict" in nap.fails("amend 1 --no-peeps --peep C")
+
+
+def test_a_player_who_left_is_told_apart_from_a_stranger(nap):
+    nap("new s --players Ann,Ben,Cat,Dan")
+    nap("leave ben")
+    assert "Ben is not at the table (`join Ben`" in nap.fails("hand 3 --by ben --made")
+    assert "no player 'zed' at the table" in nap.fails("hand 3 --by zed --made")
+
+
+def test_odd_numbers_are_refused_in_one_line(nap, tmp_path):
+    nap("new s --players A,B,C --chip 5E+1")
+    assert nap.json("table --json")["session"]["chip_value"] == "50"
+    assert "the bid two is off" in nap.fails("hand 2 --by A --made")
+    assert "no deal 99999999999999999999" in nap.fails("void 99999999999999999999")
+    assert "no session '²'" in nap.fails("table -s ²")
+    assert "PLAYER=N" in nap.fails("hand 3 --by A --made --buy A=²")
+    assert "is a folder" in nap.fails(f"--db {tmp_path} table")

@@ -67,7 +67,12 @@ def test_amend_rederives_later_deals_that_depend_on_the_pot(nap):
     assert [(h["number"], h["revision"], h["status"]) for h in hands] == [
         (1, 1, "replaced"), (1, 2, "live"), (2, 1, "live"),
     ]  # fmt: skip
-    assert hands[0]["voided"] is True and hands[0]["transfers"] == []
+    assert hands[0]["voided"] is False and hands[0]["transfers"] == [] and hands[0]["changes"] == {}
+    # The live revision: A made two, so B and C each paid A two; A's ante went to the box.
+    assert {(x["from"], x["to"], x["chips"]) for x in hands[1]["transfers"]} == {
+        ("A", "pot", 1), ("B", "A", 2), ("C", "A", 2),
+    }  # fmt: skip
+    assert hands[1]["changes"] == {"A": 3, "B": -2, "C": -2, "pot": 1}
 
 
 def test_undo_voids_the_last_deal_and_gives_the_deal_back(nap):

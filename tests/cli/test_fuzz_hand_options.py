@@ -18,7 +18,7 @@ purchases = st.tuples(words, st.sampled_from(["1", "3", "0", "x", "-1", "99"])).
 
 
 class FakeBook:
-    """The three things build_deal asks of a book, without a database."""
+    """What build_deal asks of a book, without a database."""
 
     def __init__(self, rules, seated, dealer):
         self._rules, self._seated, self._dealer = rules, seated, dealer
@@ -31,6 +31,9 @@ class FakeBook:
 
     def dealer_now(self, _row):
         return self._dealer
+
+    def everyone(self, _row):
+        return (*self._seated, "Zed")  # one who has left the table
 
 
 @settings(max_examples=300, deadline=None)

@@ -95,7 +95,7 @@ def test_a_failing_command_gives_its_usual_error_and_changes_nothing(nap):
         "play", input="hand nap --by zed --tricks 5\nvoid 9\nhand --tricks\n3 ben made\n", ok=False
     )
     errors = result.stderr.strip().splitlines()
-    assert errors[0].startswith("Error: no player 'zed' in this session")
+    assert errors[0].startswith("Error: no player 'zed' at the table")
     assert errors[1].startswith("Error: no deal 9 to change")
     assert errors[2].startswith("Error: ") and len(errors) == 3
     assert result.exit_code == 1

@@ -88,3 +88,24 @@ def test_carry_from_needs_a_carried_pot(nap):
     nap("new x --players A,B,C")
     nap("close")
     assert "did not carry" in nap.fails("new y --players A,B,C --carry-from x")
+
+
+def test_a_carried_pot_keeps_its_chip_value(nap):
+    nap("new first --players A,B,C --variant russian --chip 0.05 --currency GBP")
+    nap("pass")
+    nap("close --pot carry")
+    assert "--chip 0.05 --currency GBP" in nap.fails(
+        "new second --players A,B,C --variant russian --chip 1 --carry-from first"
+    )
+    nap(
+        "new second --players A,B,C --variant russian --chip 0.05 --currency GBP --carry-from first"
+    )
+    assert nap.json("table --json")["pot"] == 1
+
+
+def test_a_session_named_twice_is_settled_once(nap):
+    nap("new one --players A,B,C")
+    nap("hand 3 --by A --made")
+    once = nap.json("settle --json")
+    assert nap.json("settle -s one -s 1 -s ONE --json") == once
+    assert [t["chips"] for t in once["transfers"]] == [3, 3]

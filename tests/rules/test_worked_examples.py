@@ -135,3 +135,12 @@ def test_close_split_gives_odd_chips_from_the_first_seat():
     ]  # fmt: skip
     assert close_transfers(9, ("A", "B"), "carry") == []
     assert [(t.payee, t.chips) for t in close_transfers(9, ("A", "B"), "B")] == [("B", 9)]
+
+
+def test_a_pot_that_would_overflow_is_refused():
+    from napledger.errors import DealError
+
+    rules = load_preset("russian")
+    failed = Deal(("A", "B"), "A", "napoleon", "A", made=False)
+    with pytest.raises(DealError, match="close this session"):
+        replay(rules, [failed] * 45)
