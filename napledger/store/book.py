@@ -382,27 +382,44 @@ class Book:
         return new
 
     def rederive(self, row: SessionRow, from_number: int) -> None:
-        """Score every live deal again and rewrite the entries from `from_number` on."""
-        live = self.live_deals(row)
+        """Score every live deal again; rewrite what differs from `from_number` on.
+
+        Only deals whose postings or pot really changed are written, so correcting deal 1
+        of a long evening costs one re-scoring in memory, not a rewrite of the evening.
+        """
+        live = self.db.execute(
+            select(D.id, D.number, D.record_json, D.pot_after)
+            .where(D.session_id == row.id, D.status == "live")
+            .order_by(D.number)
+        ).all()
         scored = replay(
             self.rules(row), (deal_from_json(d.record_json) for d in live), row.opening_pot
         )
-        changed = [(d, s) for d, s in zip(live, scored, strict=True) if d.number >= from_number]
-        stale = select(D.id).where(D.session_id == row.id, D.number >= from_number)
-        self.db.execute(delete(Entry).where(E.deal_id.in_(stale)))
-        if changed:
-            self.db.execute(
-                update(DealRow),
-                [{"id": d.id, "pot_after": s.pot_after} for d, s in changed],
-            )
+        later = [(d, s) for d, s in zip(live, scored, strict=True) if d.number >= from_number]
+        stored: dict[int, dict[str, int]] = {}
+        affected = select(D.id).where(D.session_id == row.id, D.number >= from_number)
+        for deal_id, account, chips in self.db.execute(
+            select(E.deal_id, E.account, E.chips).where(E.deal_id.in_(affected))
+        ):
+            stored.setdefault(deal_id, {})[account] = chips
+        fresh = {d.id: {a: c for a, c in postings(s.transfers).items() if c} for d, s in later}
+        # Voided and replaced deals keep no entries; live ones keep exactly their postings.
+        stale = [deal_id for deal_id, entries in stored.items() if fresh.get(deal_id) != entries]
+        if stale:
+            self.db.execute(delete(Entry).where(E.deal_id.in_(stale)))
         rows = [
-            {"session_id": row.id, "deal_id": d.id, "account": account, "chips": chips}
-            for d, s in changed
-            for account, chips in postings(s.transfers).items()
-            if chips
+            {"session_id": row.id, "deal_id": deal_id, "account": account, "chips": chips}
+            for deal_id, entries in fresh.items()
+            if stored.get(deal_id) != entries
+            for account, chips in entries.items()
         ]
         if rows:
             self.db.execute(insert(Entry), rows)
+        moved = [
+            {"id": d.id, "pot_after": s.pot_after} for d, s in later if d.pot_after != s.pot_after
+        ]
+        if moved:
+            self.db.execute(update(DealRow), moved)
 
     # --- the table changes ----------------------------------------------------
 

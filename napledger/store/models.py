@@ -59,8 +59,9 @@ class DealRow(SQLModel, table=True):
             "session_id",
             "number",
             unique=True,
+            # Partial on every database (migration 0002 makes it); the PostgreSQL keyword is
+            # left out here because it alone would load that dialect on every SQLite command.
             sqlite_where=text("status = 'live'"),
-            postgresql_where=text("status = 'live'"),
         ),
     )
     id: int | None = Field(default=None, primary_key=True)
