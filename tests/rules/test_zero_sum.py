@@ -107,3 +107,43 @@ def test_a_player_not_dealt_in_cannot_bid_or_revoke(rules, data):
             assert "sits out" in str(exc)
         else:
             raise AssertionError("a sitting-out dealer was allowed to play")
+
+
+def expected_bidder_net(rules: Rules, deal: Deal) -> int:
+    """RULES.md's stake sentences, written out again independently of the scorer."""
+    bid = next(b for b in rules.bids if b.name == deal.bid)
+    opponents = len(deal.seated) - 1
+    if deal.revoker is not None and deal.revoker != deal.bidder:
+        return bid.win * opponents  # the revoker alone pays for everyone
+    if deal.revoker == deal.bidder:
+        made = False
+    elif deal.tricks is not None:
+        made = deal.tricks == 0 if bid.misere else deal.tricks >= bid.tricks
+    else:
+        made = bool(deal.made)
+    return bid.win * opponents if made else -(bid.lose * opponents + bid.fail_pot)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.data())
+def test_the_bidder_wins_or_loses_exactly_the_stake_table(data):
+    rules = data.draw(rules_with_settings())
+    # No pot in play: only the stake table decides the bidder's money.
+    plain = replace(
+        rules,
+        settings=replace(
+            rules.settings,
+            pool=False,
+            dealer_ante=0,
+            peep_fee=0,
+            purchase_fee=0,
+            pool_fail_doubles=False,
+        ),
+    )
+    deal = data.draw(deals(plain))
+    if deal.bid is None:
+        return
+    net = postings(score_deal(plain, deal, 0))
+    assert net.get(deal.bidder, 0) == expected_bidder_net(plain, deal)
+    if deal.revoker and deal.revoker != deal.bidder:
+        assert net[deal.revoker] == -expected_bidder_net(plain, deal)
