@@ -13,15 +13,15 @@ from napledger.rules.model import fold
 MAX_NAME = 40
 
 
-def clean_name(raw: str, what: str = "player name") -> str:
+def clean_name(raw: str, what: str = "player name", limit: int = MAX_NAME) -> str:
     """A name fit to store: trimmed, inner spaces collapsed, no control characters."""
     name = " ".join(unicodedata.normalize("NFC", raw).split())
     if not name:
         raise NapError(f"a {what} cannot be empty")
     if any(unicodedata.category(c).startswith("C") for c in name):
         raise NapError(f"the {what} {name!r} has control characters in it")
-    if len(name) > MAX_NAME:
-        raise NapError(f"the {what} {name[:20]!r}… is longer than {MAX_NAME} characters")
+    if len(name) > limit:
+        raise NapError(f"the {what} {name[:20]!r}… is longer than {limit} characters")
     if what == "player name":
         if fold(name) == POT:
             raise NapError("'pot' is the pot's account; choose another player name")

@@ -220,6 +220,10 @@ DealerOpt = Annotated[
 ]
 PeepOpt = Annotated[list[str] | None, typer.Option("--peep", help="A player who peeped; repeat.")]
 BuyOpt = Annotated[list[str] | None, typer.Option("--buy", help="PLAYER=N cards bought; repeat.")]
+NoteOpt = Annotated[
+    str | None, typer.Option("--note", help='A few words to remember (amend: "" clears).')
+]
+MAX_NOTE = 200
 
 
 def build_deal(
@@ -235,6 +239,7 @@ def build_deal(
     dealer: str | None,
     peep: list[str] | None,
     buy: list[str] | None,
+    note: str | None = None,
 ) -> "Deal":
     """A deal record from the options typed, on top of `base` when amending."""
     from dataclasses import replace
@@ -284,6 +289,10 @@ def build_deal(
         changes["peeps"] = tuple(who(p) for p in peep)
     if buy is not None:
         changes["buys"] = tuple(parse_buy(who, item) for item in buy)
+    if note is not None:
+        from napledger.names import clean_name
+
+        changes["note"] = clean_name(note, "note", MAX_NOTE) if note.strip() else None
     return replace(deal, **changes)
 
 
@@ -306,6 +315,7 @@ def hand(
     dealer: DealerOpt = None,
     peep: PeepOpt = None,
     buy: BuyOpt = None,
+    note: NoteOpt = None,
     session: SessionOpt = None,
 ) -> None:
     """Record a played deal: the bid, the bidder and the outcome (or a revoke)."""
@@ -315,7 +325,9 @@ def hand(
         raise NapError("say who bid with --by PLAYER")
     with book(ctx) as b:
         row = b.find_writable(session)
-        deal = build_deal(b, row, None, bid, by, tricks, made, failed, revoke, dealer, peep, buy)
+        deal = build_deal(
+            b, row, None, bid, by, tricks, made, failed, revoke, dealer, peep, buy, note
+        )
         deal_row, transfers = b.record(row, deal)
         t = b.table(row)
     render.after_deal(t, deal_row.number, deal, transfers)
@@ -327,6 +339,7 @@ def pass_(
     dealer: DealerOpt = None,
     peep: PeepOpt = None,
     buy: BuyOpt = None,
+    note: NoteOpt = None,
     session: SessionOpt = None,
 ) -> None:
     """Record a passed-out deal: only antes and fees are paid, the deal moves on."""
@@ -334,7 +347,9 @@ def pass_(
 
     with book(ctx) as b:
         row = b.find_writable(session)
-        deal = build_deal(b, row, None, None, None, None, False, False, None, dealer, peep, buy)
+        deal = build_deal(
+            b, row, None, None, None, None, False, False, None, dealer, peep, buy, note
+        )
         deal_row, transfers = b.record(row, deal)
         t = b.table(row)
     render.after_deal(t, deal_row.number, deal, transfers)
@@ -385,6 +400,7 @@ def amend(
     no_buys: Annotated[
         bool, typer.Option("--no-buys", help="Nobody bought cards after all.")
     ] = False,
+    note: NoteOpt = None,
     session: SessionOpt = None,
 ) -> None:
     """Correct deal N: what you give replaces what was recorded; the rest stays."""
@@ -398,7 +414,9 @@ def amend(
     with book(ctx) as b:
         row = b.find_writable(session)
         old = deal_from_json(b.deal(row, number).record_json)
-        deal = build_deal(b, row, old, bid, by, tricks, made, failed, revoke, dealer, peep, buy)
+        deal = build_deal(
+            b, row, old, bid, by, tricks, made, failed, revoke, dealer, peep, buy, note
+        )
         if deal == old:
             raise NapError(f"that is what deal {number} already says")
         new = b.amend(row, number, deal)

@@ -177,9 +177,12 @@ def session_list(tables: Sequence[Table], current: int | None) -> None:
 
 def deal_line(rules: Rules, number: int, deal: Deal) -> str:
     head = f"Deal {number} · {esc(deal.dealer)} dealt"
+    note = f" — {esc(deal.note)}" if deal.note else ""
     if deal.bid is None:
-        return f"{head} · passed out"
-    return f"{head} · {esc(deal.bidder or '')} bid {esc(deal.bid)}: {esc(outcome(rules, deal))}"
+        return f"{head} · passed out{note}"
+    return (
+        f"{head} · {esc(deal.bidder or '')} bid {esc(deal.bid)}: {esc(outcome(rules, deal))}{note}"
+    )
 
 
 def payments(changes: Mapping[str, int], players: Sequence[str]) -> str:
@@ -256,6 +259,7 @@ def hands_json(
                 "revoker": deal.revoker,
                 "peeps": list(deal.peeps),
                 "buys": {p: n for p, n in deal.buys},
+                "note": deal.note,
                 "pot_after": row.pot_after if row.status == "live" else None,
                 "transfers": [
                     {
@@ -290,7 +294,7 @@ def hand_list(
                 label,
                 esc(deal.dealer),
                 bid,
-                esc(outcome(t.rules, deal)),
+                esc(outcome(t.rules, deal) + (f" — {deal.note}" if deal.note else "")),
                 payments(entries.get(row.id, {}), t.players),
                 str(row.pot_after),
             )

@@ -29,6 +29,7 @@ class Deal:
     revoker: str | None = None
     peeps: tuple[str, ...] = ()
     buys: tuple[tuple[str, int], ...] = ()
+    note: str | None = None  # a few words the table wants remembered; never scored
 
 
 def check_deal(rules: Rules, deal: Deal) -> None:

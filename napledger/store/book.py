@@ -61,6 +61,7 @@ def deal_from_json(text: str) -> Deal:
         revoker=raw["revoker"],
         peeps=tuple(raw["peeps"]),
         buys=tuple((p, n) for p, n in raw["buys"]),
+        note=raw.get("note"),  # records from before notes have none
     )
 
 

@@ -69,6 +69,7 @@ def session_export(book: Book, row: SessionRow) -> SessionExport:
                     if a != POT and r.status == "live"
                 },
                 recorded_at=r.recorded_at,
+                note=d.note,
             )
             for r in rows
         ],

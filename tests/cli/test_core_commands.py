@@ -75,3 +75,23 @@ def test_odd_numbers_are_refused_in_one_line(nap, tmp_path):
     assert "no session '²'" in nap.fails("table -s ²")
     assert "PLAYER=N" in nap.fails("hand 3 --by A --made --buy A=²")
     assert "is a folder" in nap.fails(f"--db {tmp_path} table")
+
+
+def test_a_note_is_kept_shown_and_exported_as_text(nap, tmp_path):
+    import openpyxl
+
+    nap("new s --players A,B,C")
+    assert "— =Sir Garnet" in nap('hand nap --by A --tricks 5 --note "=Sir Garnet"').stdout
+    assert nap.json("hands --json")[0]["note"] == "=Sir Garnet"
+    path = tmp_path / "n.xlsx"
+    nap(f"export -o {path}")
+    notes = [
+        c
+        for row in openpyxl.load_workbook(path)["Deals"].iter_rows()
+        for c in row
+        if c.value == "=Sir Garnet"
+    ]
+    assert len(notes) == 1 and notes[0].data_type == "s"
+    nap('amend 1 --note ""')
+    assert nap.json("hands --json")[-1]["note"] is None
+    assert "longer than 200" in nap.fails("hand 3 --by B --made --note " + "x" * 201)
