@@ -43,7 +43,7 @@ def bid_words(rules: Rules) -> list[str]:
 def is_bid(word: str, rules: Rules) -> bool:
     # Bids that are switched off still count, so that the command explains why it is refused.
     key = fold(word)
-    if key.isdigit():
+    if key.isascii() and key.isdigit():
         return any(not b.misere and b.tricks == int(key) for b in rules.bids)
     return any(fold(w) == key for w in bid_words(rules))
 
@@ -60,7 +60,7 @@ def player_for(word: str, players: Sequence[str]) -> str | None:
 
 def bid_of(word: str, rules: Rules) -> str:
     key = fold(word)
-    if key.isdigit():
+    if key.isascii() and key.isdigit():
         return next(b.name for b in rules.bids if not b.misere and b.tricks == int(key))
     return next(b.name for b in rules.bids if any(fold(w) == key for w in (b.name, *b.aliases)))
 
@@ -110,7 +110,7 @@ def result(words: list[str]) -> list[str]:
         return words
     head, rest = words[0], words[1:]
     key = head.casefold()
-    if key.isdigit():
+    if key.isascii() and key.isdigit():
         return ["--tricks", head, *rest]
     if key in MADE:
         return ["--made", *rest]
