@@ -67,7 +67,7 @@ def check_session(book: Book, row: SessionRow) -> list[Problem]:
         rules = book.rules(row)
     except NapError as error:
         return [problem(f"its rules cannot be read: {error}")]
-    problems = numbering(book.all_deals(row), problem)
+    problems = numbering(book.all_deals(row), problem) + check_carried(book, row, problem)
     entries = book.entries_by_deal(row)
     live = book.live_deals(row)
     pot = row.opening_pot
@@ -101,6 +101,26 @@ def check_session(book: Book, row: SessionRow) -> list[Problem]:
             )
     problems += check_close(row, pot, entries.get(None, {}), problem)
     return problems
+
+
+def check_carried(book: Book, row: SessionRow, problem: ProblemMaker) -> list[Problem]:
+    """A session opens with exactly the pot the session it carries from closed with."""
+    if row.carried_from is None:
+        return (
+            [problem(f"it opens with {row.opening_pot} chips in the pot but carries no pot")]
+            if row.opening_pot
+            else []
+        )
+    source = book.db.get(SessionRow, row.carried_from)
+    if source is None or source.pot_to != "carry":
+        return [problem("it carries the pot of a session that did not carry one")]
+    if book.pot(source) != row.opening_pot:
+        return [
+            problem(
+                f"it opens with {row.opening_pot} chips, but {source.name!r} carried {book.pot(source)}"
+            )
+        ]
+    return []
 
 
 def numbering(deals: list[DealRow], problem: ProblemMaker) -> list[Problem]:

@@ -65,6 +65,7 @@ def test_close_carry_and_carry_from_grow_the_box_across_evenings(nap):
     }
     nap("new second --players A,B,C --variant russian --carry-from first")
     assert nap.json("table --json")["pot"] == 3
+    assert "check out" in nap("verify").stdout
     assert "already carried" in nap.fails(
         "new third --players A,B,C --variant russian --carry-from first"
     )

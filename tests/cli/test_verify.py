@@ -98,6 +98,10 @@ def test_a_balanced_but_wrong_transfer_is_caught(evening, db_path):
             "deal 4: it is voided but still has entries",
         ),
         ("UPDATE sessions SET rules_json = '{}' WHERE id = 1", "its rules cannot be read"),
+        (
+            "UPDATE sessions SET opening_pot = 5 WHERE id = 2",
+            "session open: it opens with 5 chips in the pot but carries no pot",
+        ),
     ],
 )
 def test_each_kind_of_damage_is_reported(evening, db_path, sql, expected):
@@ -121,3 +125,12 @@ def test_verify_changes_nothing(evening, db_path):
 def test_the_database_refuses_two_live_revisions_of_one_deal(evening, db_path):
     with pytest.raises(sqlite3.IntegrityError), sqlite3.connect(db_path) as db:
         db.execute("UPDATE deals SET status = 'live' WHERE status = 'replaced'")
+
+
+def test_a_carried_pot_that_grew_on_the_way_is_caught(nap, db_path):
+    nap("new first --players A,B,C --variant russian")
+    nap("pass")
+    nap("close --pot carry")
+    nap("new second --players A,B,C --variant russian --carry-from first")
+    tamper(db_path, "UPDATE sessions SET opening_pot = 7 WHERE id = 2")
+    assert "it opens with 7 chips, but 'first' carried 1" in nap("verify", ok=False).stdout
