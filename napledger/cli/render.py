@@ -154,9 +154,14 @@ def session_list(tables: Sequence[Table], current: int | None) -> None:
     if not tables:
         console.print("No sessions yet: start one with `napledger new NAME --players A,B,C`.")
         return
-    grid = RichTable(title="Sessions")
+    from rich import box
+
+    grid = RichTable(title="Sessions", box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
     for column in ("", "id", "name", "variant", "players", "deals", "started", "state"):
-        grid.add_column(column)
+        # A session's name is how it is picked: never cut it short; only the players wrap.
+        grid.add_column(
+            column, no_wrap=column != "players", min_width=12 if column == "players" else None
+        )
     for t in tables:
         row = t.session
         grid.add_row(
@@ -166,7 +171,7 @@ def session_list(tables: Sequence[Table], current: int | None) -> None:
             row.variant,
             esc(", ".join(t.players)),
             str(t.hands),
-            f"{row.created_at:%Y-%m-%d %H:%M}",
+            f"{row.created_at:%Y-%m-%d}",
             "closed" if row.closed_at else "open",
         )
     console.print(grid)
