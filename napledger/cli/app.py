@@ -201,11 +201,12 @@ def hands(ctx: typer.Context, session: SessionOpt = None, as_json: JsonOpt = Fal
         row = b.find(session)
         deals = b.all_deals(row)
         entries = b.entries_by_deal(row)
+        roster = () if as_json else b.roster(row)
         t = b.table(row)
     if as_json:
         emit_json(render.hands_json(t, deals, entries))
     else:
-        render.hand_list(t, deals, entries)
+        render.hand_list(t, deals, entries, roster)
 
 
 # --- deals ----------------------------------------------------------------------

@@ -15,6 +15,7 @@ from rich.table import Table as RichTable
 from napledger.ledger import POT, Transfer, postings
 from napledger.rules import Deal, Rules
 from napledger.rules.scoring import outcome
+from napledger.seating import RosterChange
 from napledger.settle import Payment
 
 if TYPE_CHECKING:
@@ -282,15 +283,28 @@ def hands_json(
     return out
 
 
+def roster_line(change: RosterChange) -> str:
+    if change.kind == "leave":
+        return f"[italic]{esc(change.player)} leaves the table[/]"
+    return f"[italic]{esc(change.player)} sits down in seat {change.seat + 1}[/]"
+
+
 def hand_list(
-    t: Table, deals: Sequence[DealRow], entries: Mapping[int | None, Mapping[str, int]]
+    t: Table,
+    deals: Sequence[DealRow],
+    entries: Mapping[int | None, Mapping[str, int]],
+    roster: Sequence[RosterChange] = (),
 ) -> None:
+    """Every deal, with each join and leave shown before the deal it took effect for."""
     from napledger.store.book import deal_from_json
 
     grid = RichTable(title=f"{esc(t.session.name)}: deals")
     for column in ("#", "dealer", "bid", "outcome", "payments", "pot"):
         grid.add_column(column)
+    changes = [c for c in roster if c.kind != "seat"]
     for row in deals:
+        while changes and changes[0].from_deal <= row.number:
+            grid.add_row("", "", "", roster_line(changes.pop(0)), "", "")
         deal = deal_from_json(row.record_json)
         label = str(row.number) + (f".{row.revision}" if row.revision > 1 else "")
         bid = f"{esc(deal.bidder or '')} {esc(deal.bid or '')}".strip() or "-"
@@ -312,6 +326,8 @@ def hand_list(
                 "",
                 "",
             )
+    for change in changes:  # in force from the next deal
+        grid.add_row("", "", "", roster_line(change), "", "")
     console.print(grid)
 
 

@@ -22,9 +22,9 @@ from napledger.rules import Deal, Rules, rules_from_dict, score_deal
 from napledger.rules.load import rules_to_dict
 from napledger.rules.model import fold
 from napledger.rules.scoring import close_transfers, replay
-from napledger.seating import next_dealer
+from napledger.seating import RosterChange, next_dealer
 from napledger.store.db import upsert
-from napledger.store.models import DealRow, Entry, Meta, Player, SessionRow, now
+from napledger.store.models import DealRow, Entry, Meta, Player, RosterRow, SessionRow, now
 
 CURRENT = "current_session"
 MAX_ID = 2**63 - 1  # the largest id or deal number a database column holds
@@ -33,6 +33,7 @@ S = SessionRow.__table__.c  # type: ignore[attr-defined]
 D = DealRow.__table__.c  # type: ignore[attr-defined]
 E = Entry.__table__.c  # type: ignore[attr-defined]
 P = Player.__table__.c  # type: ignore[attr-defined]
+R = RosterRow.__table__.c  # type: ignore[attr-defined]
 M = Meta.__table__.c  # type: ignore[attr-defined]
 
 
@@ -175,6 +176,7 @@ class Book:
         )
         self.db.add(row)
         self.db.flush()
+        self._roster(row, [RosterChange(1, "seat", p, i) for i, p in enumerate(seating)])
         self.set_current(row)
         return row
 
@@ -434,6 +436,7 @@ class Book:
             raise NapError(f"{rules.name} is for at most {rules.max_players} players")
         seat = seating.index(match_player(after, seating)) + 1 if after else len(seating)
         seating.insert(seat, player)
+        self._roster(row, [RosterChange(self.next_number(row), "join", player, seat)])
         everyone = json.loads(row.players_json)
         if player not in everyone:
             everyone.append(player)
@@ -447,9 +450,24 @@ class Book:
         player = match_player(name, seating)
         if len(seating) <= rules.min_players:
             raise NapError(f"{rules.name} needs at least {rules.min_players} players")
+        self._roster(
+            row, [RosterChange(self.next_number(row), "leave", player, seating.index(player))]
+        )
         seating.remove(player)
         row.seating_json = json.dumps(seating, ensure_ascii=False)
         return player
+
+    def _roster(self, row: SessionRow, changes: Iterable[RosterChange]) -> None:
+        self.db.execute(insert(RosterRow), [{"session_id": row.id, **asdict(c)} for c in changes])
+
+    def roster(self, row: SessionRow) -> list[RosterChange]:
+        """Every change to who sits, in the order they were made."""
+        query = (
+            select(R.from_deal, R.kind, R.player, R.seat)
+            .where(R.session_id == row.id)
+            .order_by(R.id)
+        )
+        return [RosterChange(*change) for change in self.db.execute(query).all()]
 
     def net_money(
         self, rows: Sequence[SessionRow]

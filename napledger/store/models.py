@@ -84,3 +84,16 @@ class Entry(SQLModel, table=True):
     deal_id: int | None = Field(default=None, foreign_key="deals.id", index=True)
     account: str
     chips: int
+
+
+class RosterRow(SQLModel, table=True):
+    """One change to who sits: the record of the seating, as deal records are of the money."""
+
+    __tablename__ = "roster"
+    id: int | None = Field(default=None, primary_key=True)
+    session_id: int = Field(foreign_key="sessions.id", index=True)
+    from_deal: int  # in force from this deal number on
+    kind: str  # seat (the opening seating), join or leave
+    player: str
+    seat: int  # the place in the clockwise order taken (seat, join) or left (leave)
+    recorded_at: datetime = Field(default_factory=now)

@@ -6,6 +6,9 @@ models, so a later change to `models.py` needs a new migration here, never an ed
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
+import json
 import sqlite3
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -27,6 +30,7 @@ from sqlalchemy import (
 )
 
 from napledger.errors import NapError
+from napledger.seating import RosterChange, changes_between
 
 
 def _initial(connection: Connection) -> None:
@@ -98,9 +102,53 @@ def _one_live_revision(connection: Connection) -> None:
 
 MIGRATION_LOCK = 0x4E61_704C  # any constant that other applications are unlikely to use
 
+
+def _roster(connection: Connection) -> None:
+    """Who sits becomes a record of its own; older sessions get theirs from their deals."""
+    meta = MetaData()
+    Table("sessions", meta, Column("id", Integer, primary_key=True))  # only for the foreign key
+    roster = Table(
+        "roster",
+        meta,
+        Column("id", Integer, primary_key=True),
+        Column("session_id", Integer, ForeignKey("sessions.id"), nullable=False, index=True),
+        Column("from_deal", Integer, nullable=False),
+        Column("kind", String, nullable=False),
+        Column("player", String, nullable=False),
+        Column("seat", Integer, nullable=False),
+        Column("recorded_at", DateTime, nullable=False),
+    )
+    roster.create(connection)
+    stamp = datetime.now(UTC)
+    rows = []
+    for session_id, seating_json in connection.execute(
+        text("SELECT id, seating_json FROM sessions")
+    ):
+        deals = connection.execute(
+            text(
+                "SELECT number, status, record_json FROM deals WHERE session_id = :s ORDER BY number"
+            ),
+            {"s": session_id},
+        ).all()
+        seatings = [(n, json.loads(r)["seated"]) for n, status, r in deals if status == "live"]
+        next_deal = max((n for n, _, _ in deals), default=0) + 1
+        seatings.append((next_deal, json.loads(seating_json)))
+        first = seatings[0][1]
+        changes = [RosterChange(1, "seat", p, i) for i, p in enumerate(first)]
+        for (_, before), (number, after) in itertools.pairwise(seatings):
+            changes += changes_between(before, after, number)
+        rows += [
+            {"session_id": session_id, "recorded_at": stamp, **dataclasses.asdict(c)}
+            for c in changes
+        ]
+    if rows:
+        connection.execute(roster.insert(), rows)
+
+
 MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("0001_initial", _initial),
     ("0002_one_live_revision", _one_live_revision),
+    ("0003_roster", _roster),
 ]
 
 

@@ -16,6 +16,7 @@ from sqlalchemy import text
 from napledger.errors import NapError
 from napledger.ledger import imbalance, postings
 from napledger.rules.scoring import close_transfers, replay
+from napledger.seating import seated_at
 from napledger.store.book import Book, deal_from_json
 from napledger.store.models import DealRow, SessionRow
 
@@ -67,9 +68,10 @@ def check_session(book: Book, row: SessionRow) -> list[Problem]:
         rules = book.rules(row)
     except NapError as error:
         return [problem(f"its rules cannot be read: {error}")]
-    problems = numbering(book.all_deals(row), problem) + check_carried(book, row, problem)
-    entries = book.entries_by_deal(row)
     live = book.live_deals(row)
+    problems = numbering(book.all_deals(row), problem) + check_carried(book, row, problem)
+    problems += check_roster(book, row, live, problem)
+    entries = book.entries_by_deal(row)
     pot = row.opening_pot
     for deal_row in live:
         stored = entries.get(deal_row.id, {})
@@ -100,6 +102,24 @@ def check_session(book: Book, row: SessionRow) -> list[Problem]:
                 problem(f"it is {deal_row.status} but still has entries", deal_row.number)
             )
     problems += check_close(row, pot, entries.get(None, {}), problem)
+    return problems
+
+
+def check_roster(
+    book: Book, row: SessionRow, live: list[DealRow], problem: ProblemMaker
+) -> list[Problem]:
+    """Each deal was dealt to whom the roster seated then, and the table sits as it says now."""
+    changes = book.roster(row)
+    problems = []
+    for deal_row in live:
+        try:
+            seated = deal_from_json(deal_row.record_json).seated
+        except (ValueError, KeyError, TypeError):
+            continue  # reported where the deal is scored
+        if seated != seated_at(changes, deal_row.number):
+            problems.append(problem("its players are not whom the roster seated", deal_row.number))
+    if book.seating(row) != seated_at(changes, book.next_number(row)):
+        problems.append(problem("the table does not sit as its roster says"))
     return problems
 
 

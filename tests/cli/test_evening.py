@@ -96,3 +96,7 @@ def test_join_and_leave_take_effect_from_the_next_deal(nap):
     out = nap("hand 3 --by B --made").stdout
     assert "A" not in out.split("Deal 3")[1].split("\n")[1]
     assert nap.chips()["A"] == 3  # A's score stays after leaving
+    listing = nap("hands").stdout
+    assert listing.index("D sits down in seat 2") < listing.index("D three")
+    assert listing.index("A leaves the table") < listing.index("B three")
+    assert "check out" in nap("verify").stdout

@@ -98,6 +98,11 @@ def test_a_balanced_but_wrong_transfer_is_caught(evening, db_path):
             "deal 4: it is voided but still has entries",
         ),
         ("UPDATE sessions SET rules_json = '{}' WHERE id = 1", "its rules cannot be read"),
+        ("DELETE FROM roster WHERE id = 1", "deal 1: its players are not whom the roster seated"),
+        (
+            "UPDATE sessions SET seating_json = '[]' WHERE id = 2",
+            "session open: the table does not sit as its roster says",
+        ),
         (
             "UPDATE sessions SET opening_pot = 5 WHERE id = 2",
             "session open: it opens with 5 chips in the pot but carries no pot",

@@ -53,7 +53,8 @@ def test_opening_an_old_ledger_upgrades_it_after_a_backup(nap, old_db, tmp_path,
 
     result = nap("sessions")
     notice = result.stderr.strip().splitlines()
-    assert len(notice) == 1 and "upgraded the database schema (0002_one_live_revision)" in notice[0]
+    assert len(notice) == 1
+    assert "upgraded the database schema (0002_one_live_revision, 0003_roster)" in notice[0]
     backups = list(old_db.parent.glob("nap.db.bak-*"))
     assert len(backups) == 1 and str(backups[0]) in notice[0]
     assert migrations(backups[0]) == ["0001_initial"]
