@@ -110,6 +110,10 @@ def check_roster(
 ) -> list[Problem]:
     """Each deal was dealt to whom the roster seated then, and the table sits as it says now."""
     changes = book.roster(row)
+    try:
+        seated_at(changes, book.next_number(row))
+    except ValueError:  # a leave of someone who was not seated
+        return [problem("its roster cannot be replayed: someone leaves who was not seated")]
     problems = []
     for deal_row in live:
         try:

@@ -100,6 +100,11 @@ def test_a_balanced_but_wrong_transfer_is_caught(evening, db_path):
         ("UPDATE sessions SET rules_json = '{}' WHERE id = 1", "its rules cannot be read"),
         ("DELETE FROM roster WHERE id = 1", "deal 1: its players are not whom the roster seated"),
         (
+            "INSERT INTO roster (session_id, from_deal, kind, player, seat, recorded_at) "
+            "VALUES (1, 1, 'leave', 'Zed', 0, '2026-01-01')",
+            "session box: its roster cannot be replayed",
+        ),
+        (
             "UPDATE sessions SET seating_json = '[]' WHERE id = 2",
             "session open: the table does not sit as its roster says",
         ),
