@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from decimal import Decimal
 
 POT = "pot"  # the pot's account; no player may take this name
 
@@ -38,7 +37,3 @@ def balances(
     for entries in deals:
         total.update(entries)
     return dict(total)
-
-
-def money(chips: int, chip_value: Decimal) -> Decimal:
-    return chips * chip_value

@@ -16,7 +16,7 @@ from sqlalchemy import delete, func, insert, select, update
 from sqlmodel import Session
 
 from napledger.errors import NapError
-from napledger.ledger import POT, Transfer, postings
+from napledger.ledger import POT, Transfer, balances, postings
 from napledger.names import clean_name, match_player
 from napledger.rules import Deal, Rules, rules_from_dict, score_deal
 from napledger.rules.load import rules_to_dict
@@ -487,9 +487,8 @@ class Book:
             value = Decimal(row.chip_value)
             chips = {**self.chips(row), POT: self.pot(row) - row.opening_pot}
             if row.closed_at is None:
-                for t in close_transfers(self.pot(row), self.seating(row), "split"):
-                    chips[t.payer] -= t.chips
-                    chips[t.payee] = chips.get(t.payee, 0) + t.chips
+                split = close_transfers(self.pot(row), self.seating(row), "split")
+                chips = balances([postings(split)], start=chips)
             for party, count in chips.items():
                 net[party] = net.get(party, Decimal(0)) + count * value
         values = {Decimal(r.chip_value) for r in rows}
