@@ -31,7 +31,6 @@ from napledger.ledger import postings
 from napledger.rules import Deal, Rules, load_preset
 from napledger.rules.load import with_overrides
 from napledger.rules.scoring import replay
-from napledger.seating import next_dealer
 from napledger.store import open_book
 from napledger.store.book import deal_to_json
 from napledger.store.models import DealRow, Entry
@@ -97,7 +96,7 @@ def build(url: str, seed: int = 6) -> int:
             deals = []
             for _ in range(DEALS):
                 deals.append(one_deal(rules, seating, dealer, rng))
-                dealer = next_dealer(seating, dealer, seating)
+                dealer = seating[(seating.index(dealer) + 1) % len(seating)]
             voided = {i for i in range(DEALS) if rng.random() < 0.03}
             live = [d for i, d in enumerate(deals) if i not in voided]
             scored = iter(replay(rules, live))

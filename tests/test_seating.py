@@ -4,20 +4,56 @@ from hypothesis import strategies as st
 from napledger.seating import RosterChange, changes_between, next_dealer, seated_at
 
 
+def seat(*players: str) -> list[RosterChange]:
+    return [RosterChange(1, "seat", p, i) for i, p in enumerate(players)]
+
+
 def test_the_deal_passes_clockwise_and_wraps():
-    seats = ("A", "B", "C")
-    assert next_dealer(seats, "A", seats) == "B"
-    assert next_dealer(seats, "C", seats) == "A"
+    table = seat("A", "B", "C")
+    assert next_dealer(table, "A", "A") == "B"
+    assert next_dealer(table, "C", "A") == "A"
+
+
+def test_the_first_dealer_deals_first_and_from_their_old_seat_if_they_left():
+    table = seat("A", "B", "C", "D")
+    assert next_dealer(table, None, "C") == "C"
+    assert next_dealer([*table, RosterChange(1, "leave", "C", 2)], None, "C") == "D"
 
 
 def test_a_player_who_joined_after_the_dealer_deals_next():
-    assert next_dealer(("A", "D", "B", "C"), "A", ("A", "B", "C")) == "D"
+    assert next_dealer([*seat("A", "B", "C"), RosterChange(2, "join", "D", 1)], "A", "A") == "D"
 
 
-def test_when_the_dealer_has_left_the_next_seat_still_taken_deals():
-    assert next_dealer(("A", "C", "D"), "B", ("A", "B", "C", "D")) == "C"
-    assert next_dealer(("A", "B"), "D", ("A", "B", "C", "D")) == "A"
-    assert next_dealer(("B", "D"), "A", ("A", "B", "C", "D")) == "B"
+def test_a_departed_dealer_is_counted_from_their_seat_as_it_was_when_they_left():
+    # docs/rules.md, "Who deals": A deals, E joins after A, A leaves: E deals next.
+    changes = [
+        *seat("A", "B", "C", "D"),
+        RosterChange(2, "join", "E", 1),
+        RosterChange(2, "leave", "A", 0),
+    ]
+    assert next_dealer(changes, "A", "A") == "E"
+
+
+def test_when_the_next_seat_has_left_too_the_one_after_it_deals():
+    changes = [
+        *seat("A", "B", "C", "D"),
+        RosterChange(2, "leave", "B", 1),
+        RosterChange(2, "leave", "C", 1),
+    ]
+    assert next_dealer(changes, "B", "A") == "D"
+    assert (
+        next_dealer([*seat("A", "B", "C", "D"), RosterChange(2, "leave", "D", 3)], "D", "A") == "A"
+    )
+
+
+def test_a_player_who_sits_where_the_dealer_sat_does_not_take_the_deal():
+    # D dealt and left; F sits down after C, in D's empty chair: the deal still goes on to A.
+    changes = [
+        *seat("A", "B", "C", "D"),
+        RosterChange(2, "leave", "D", 3),
+        RosterChange(2, "join", "F", 3),
+    ]
+    assert next_dealer(changes, "D", "A") == "A"
 
 
 def test_the_roster_replays_to_each_deals_seating():

@@ -269,7 +269,7 @@ def build_deal(
             hint = f" (`join {player}` seats them again)" if base is None else " in that deal"
             raise NapError(f"{player} is not at the table{hint}") from None
 
-    deal = base or Deal(seated=seated, dealer=b.dealer_now(row))
+    deal = base or Deal(seated=seated, dealer=b.dealer_now(row), dealer_named=False)
     changes: dict[str, Any] = {}
     if bid is not None:
         if bid.strip().casefold() in ("pass", "passed"):
@@ -284,8 +284,8 @@ def build_deal(
             "made": True if made else False if failed else None,
             "revoker": who(revoke) if revoke is not None else None,
         }
-    if dealer is not None:
-        changes["dealer"] = who(dealer)
+    if dealer is not None and who(dealer) != deal.dealer:
+        changes |= {"dealer": who(dealer), "dealer_named": True}
     if peep is not None:
         changes["peeps"] = tuple(who(p) for p in peep)
     if buy is not None:

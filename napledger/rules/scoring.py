@@ -30,6 +30,9 @@ class Deal:
     peeps: tuple[str, ...] = ()
     buys: tuple[tuple[str, int], ...] = ()
     note: str | None = None  # a few words the table wants remembered; never scored
+    # The dealer was named with --dealer rather than taken from the rotation (which it
+    # then moves); None in records from before napledger kept this.
+    dealer_named: bool | None = None
 
 
 def check_deal(rules: Rules, deal: Deal) -> None:

@@ -63,6 +63,7 @@ def deal_from_json(text: str) -> Deal:
         peeps=tuple(raw["peeps"]),
         buys=tuple((p, n) for p, n in raw["buys"]),
         note=raw.get("note"),  # records from before notes have none
+        dealer_named=raw.get("dealer_named"),  # older records cannot say
     )
 
 
@@ -261,12 +262,9 @@ class Book:
         return self.db.execute(query).scalars().first()
 
     def dealer_now(self, row: SessionRow) -> str:
-        seating = self.seating(row)
         last = self.last_live(row)
-        if last is None:
-            return row.first_dealer if row.first_dealer in seating else seating[0]
-        deal = deal_from_json(last.record_json)
-        return next_dealer(seating, deal.dealer, deal.seated)
+        dealer = deal_from_json(last.record_json).dealer if last else None
+        return next_dealer(self.roster(row), dealer, row.first_dealer)
 
     def table(self, row: SessionRow) -> Table:
         seating = self.seating(row)

@@ -16,7 +16,7 @@ from sqlalchemy import text
 from napledger.errors import NapError
 from napledger.ledger import imbalance, postings
 from napledger.rules.scoring import close_transfers, replay
-from napledger.seating import seated_at
+from napledger.seating import Dealt, misdealt, seated_at
 from napledger.store.book import Book, deal_from_json
 from napledger.store.models import DealRow, SessionRow
 
@@ -124,6 +124,20 @@ def check_roster(
             problems.append(problem("its players are not whom the roster seated", deal_row.number))
     if book.seating(row) != seated_at(changes, book.next_number(row)):
         problems.append(problem("the table does not sit as its roster says"))
+    dealt = []
+    for deal_row in book.all_deals(row):
+        try:
+            record = deal_from_json(deal_row.record_json)
+        except (ValueError, KeyError, TypeError):
+            continue
+        is_live = deal_row.status == "live"
+        dealt.append(
+            Dealt(deal_row.number, is_live, record.dealer, record.seated, record.dealer_named)
+        )
+    for wrong, rightful in misdealt(changes, row.first_dealer, dealt) if changes else ():
+        problems.append(
+            problem(f"{wrong.dealer} dealt it, but the deal had passed to {rightful}", wrong.number)
+        )
     return problems
 
 
