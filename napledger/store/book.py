@@ -264,7 +264,14 @@ class Book:
     def dealer_now(self, row: SessionRow) -> str:
         last = self.last_live(row)
         dealer = deal_from_json(last.record_json).dealer if last else None
-        return next_dealer(self.roster(row), dealer, row.first_dealer)
+        seating = self.seating(row)
+        if (dealer or row.first_dealer) in seating:
+            # Only a departed dealer needs the history of who sat where: the seating now
+            # says all the rest, and a one-shot command saves a query.
+            changes = [RosterChange(0, "seat", p, i) for i, p in enumerate(seating)]
+        else:
+            changes = self.roster(row)
+        return next_dealer(changes, dealer, row.first_dealer)
 
     def table(self, row: SessionRow) -> Table:
         seating = self.seating(row)
