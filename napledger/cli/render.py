@@ -79,8 +79,13 @@ def variant(rules: Rules) -> None:
 
     for key, value in sorted(rules_to_dict(rules)["settings"].items()):
         shown = "off" if value is None or value is False else "on" if value is True else str(value)
-        settings.add_row(key, shown)
+        why = rules.why_absent(key)
+        settings.add_row(key, f"— ({esc(why)})" if why else shown)
     console.print(settings)
+    if rules.buying != "anyone":
+        who = "nobody" if rules.buying == "nobody" else "only the bidder"
+        most = "" if rules.buying == "nobody" else f", at most {rules.most_bought} card(s)"
+        console.print(f"Buying cards before the bid: {who}{most}.")
 
 
 # --- sessions and scoreboards ---------------------------------------------------

@@ -28,7 +28,19 @@ SETTING_DEFAULTS: dict[str, Any] = {
     "peep_fee": 1,
     "purchase_fee": 1,
 }
-TOP_KEYS = {"name", "title", "description", "min_players", "max_players", "hand_size", "pack"}
+TOP_KEYS = {
+    "name",
+    "title",
+    "description",
+    "min_players",
+    "max_players",
+    "hand_size",
+    "pack",
+    "buying",
+    "buy_limit",
+}
+BUYING = ("anyone", "bidder", "nobody")
+FEWEST_TO_SIT_OUT = 4  # with fewer seated, a dealer who sits out would leave too few to play
 BID_KEYS = {"name", "tricks", "win", "lose", "misere", "aliases", "toggle", "pot_bid", "fail_pot"}
 TRUE_WORDS = {"on", "true", "yes", "1"}
 FALSE_WORDS = {"off", "false", "no", "0"}
@@ -75,7 +87,7 @@ def parse_rules(text: str, source: str = "rule file") -> Rules:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise RuleError(f"{source} is not valid TOML: {exc}") from None
-    return rules_from_dict(data, source)
+    return _for_new_sessions(rules_from_dict(data, source), source)
 
 
 def rules_to_dict(rules: Rules) -> dict[str, Any]:
@@ -83,6 +95,7 @@ def rules_to_dict(rules: Rules) -> dict[str, Any]:
     settings = asdict(rules.settings)
     toggles = dict(settings.pop("toggles"))
     data["settings"] = {**settings, **toggles}
+    data["absent"] = dict(rules.absent)
     data["bids"] = [
         {k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(b).items() if v is not None}
         for b in rules.bids
@@ -93,7 +106,7 @@ def rules_to_dict(rules: Rules) -> dict[str, Any]:
 def rules_from_dict(data: Mapping[str, Any], source: str = "rules") -> Rules:
     if not isinstance(data, Mapping):
         raise RuleError(f"{source}: expected a table of rules")
-    _no_unknown(data, TOP_KEYS | {"settings", "bids"}, source)
+    _no_unknown(data, TOP_KEYS | {"settings", "bids", "absent"}, source)
     name = _text(data, "name", source)
     hand_size = _whole(data, "hand_size", source, low=1, high=13)
     min_players = _whole(data, "min_players", source, low=2, high=10)
@@ -109,6 +122,9 @@ def rules_from_dict(data: Mapping[str, Any], source: str = "rules") -> Rules:
     bids = tuple(_bid(b, f"{source}: bids[{i + 1}]", hand_size) for i, b in enumerate(raw_bids))
     _check_ladder(bids, source)
     settings = _settings(data.get("settings", {}), bids, source)
+    buying = _text(data, "buying", source, default="anyone")
+    if buying not in BUYING:
+        raise RuleError(f"{source}: buying is one of {', '.join(BUYING)}, not {buying!r}")
     return Rules(
         name=name,
         title=_text(data, "title", source, default=name),
@@ -119,7 +135,35 @@ def rules_from_dict(data: Mapping[str, Any], source: str = "rules") -> Rules:
         pack=pack,
         bids=bids,
         settings=settings,
+        absent=_absent(data.get("absent", {}), source),
+        buying=buying,
+        buy_limit=_whole(data, "buy_limit", source, low=0, high=hand_size, default=0),
     )
+
+
+def _absent(raw: Any, source: str) -> tuple[tuple[str, str], ...]:
+    """The settings a game does not have, each with the one line that says why."""
+    where = f"{source}: [absent]"
+    if not isinstance(raw, Mapping):
+        raise RuleError(f'{where} must be a table of setting = "why the game has none"')
+    _no_unknown(raw, set(SETTING_DEFAULTS), where)
+    return tuple((key, _text(raw, key, where)) for key in sorted(raw))
+
+
+def _for_new_sessions(rules: Rules, source: str) -> Rules:
+    """Checks that bind rules a session starts with, not the snapshots older sessions froze.
+
+    A stored session keeps the rules it was played under, even one a newer napledger would
+    refuse (its money must re-derive exactly as recorded), so these run only on rule files,
+    presets and `--rule`, never in `rules_from_dict`.
+    """
+    sits_out = rules.settings.dealer_sits_out_from
+    if sits_out is not None and sits_out < FEWEST_TO_SIT_OUT:
+        raise RuleError(
+            f"{source}: dealer_sits_out_from is off or from {FEWEST_TO_SIT_OUT} to 11 players, "
+            f"not {sits_out}"
+        )
+    return rules
 
 
 def with_overrides(rules: Rules, pairs: Iterable[str]) -> Rules:
@@ -130,10 +174,16 @@ def with_overrides(rules: Rules, pairs: Iterable[str]) -> Rules:
         key = key.strip().replace("-", "_")
         if not sep or not key:
             raise RuleError(f"--rule wants KEY=VALUE, not {pair!r}")
+        why = rules.why_absent(key)
+        if why is not None:
+            raise RuleError(f"{rules.name} has no rule {key}: {why}")
         if key not in values:
-            raise RuleError(f"unknown rule {key!r}; the rules are: {', '.join(sorted(values))}")
+            known = ", ".join(sorted(k for k in values if rules.why_absent(k) is None))
+            raise RuleError(f"unknown rule {key!r}; the rules are: {known}")
         values[key] = _parse_value(key, value.strip())
-    return replace(rules, settings=_settings(values, rules.bids, "--rule"))
+    return _for_new_sessions(
+        replace(rules, settings=_settings(values, rules.bids, "--rule")), "--rule"
+    )
 
 
 def _parse_value(key: str, value: str) -> Any:
@@ -165,8 +215,12 @@ def _settings(raw: Any, bids: tuple[Bid, ...], source: str) -> Settings:
     sits_out = values["dealer_sits_out_from"]
     if sits_out is False:
         sits_out = None
-    if sits_out is not None:
-        sits_out = _whole(values, "dealer_sits_out_from", where, low=2, high=11)
+    # 2 and 3 pass here only for the snapshots of sessions started before they were refused.
+    if sits_out is not None and (type(sits_out) is not int or not 2 <= sits_out <= 11):
+        raise RuleError(
+            f"{where}: dealer_sits_out_from is off or from {FEWEST_TO_SIT_OUT} to 11 players, "
+            f"not {sits_out!r}"
+        )
     return Settings(
         dealer_sits_out_from=sits_out,
         pool=values["pool"],

@@ -59,6 +59,11 @@ class Rules:
     bids: tuple[Bid, ...]  # lowest to highest
     settings: Settings
     description: str = ""
+    # Settings this game does not have ("—" in docs/rules.md), each with the reason: their
+    # values are what the game does, and `--rule` cannot change them.
+    absent: tuple[tuple[str, str], ...] = ()
+    buying: str = "anyone"  # who may buy cards before bidding: anyone, bidder or nobody
+    buy_limit: int = 0  # most cards one player may buy; 0: a whole hand
     _index: dict[str, Bid] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -67,6 +72,14 @@ class Rules:
             for word in (bid.name, *bid.aliases):
                 index.setdefault(fold(word), bid)
         self._index.update(index)
+
+    def why_absent(self, key: str) -> str | None:
+        """Why this game has no such setting; None when it has it."""
+        return dict(self.absent).get(key)
+
+    @property
+    def most_bought(self) -> int:
+        return self.buy_limit or self.hand_size
 
     def enabled(self, bid: Bid) -> bool:
         return bid.toggle is None or self.settings.toggle(bid.toggle)

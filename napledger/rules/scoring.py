@@ -54,14 +54,25 @@ def check_deal(rules: Rules, deal: Deal) -> None:
             why = "sits out this deal as dealer" if player == deal.dealer else "is not seated"
             raise DealError(f"{player} {why}, so cannot be the {role}")
 
+    no_peeping = rules.why_absent("peep_fee")
+    if deal.peeps and no_peeping:
+        raise DealError(f"nobody peeps in {rules.name}: {no_peeping}")
     for player in deal.peeps:
         must_be_dealt_in(player, "one who peeps")
     if len(set(deal.peeps)) != len(deal.peeps):
         raise DealError("each player can peep once a deal")
+    if deal.buys and rules.buying == "nobody":
+        why = rules.why_absent("purchase_fee")
+        raise DealError(f"nobody buys cards in {rules.name}" + (f": {why}" if why else ""))
     for player, cards in deal.buys:
         must_be_dealt_in(player, "one who buys cards")
-        if not 1 <= cards <= rules.hand_size:
-            raise DealError(f"{player} can buy 1 to {rules.hand_size} cards, not {cards}")
+        if rules.buying == "bidder" and player != deal.bidder:
+            raise DealError(f"only the bidder buys cards in {rules.name}, not {player}")
+        if not 1 <= cards <= rules.most_bought:
+            most = rules.most_bought
+            raise DealError(
+                f"{player} can buy {'one card' if most == 1 else f'1 to {most} cards'}, not {cards}"
+            )
     if len({p for p, _ in deal.buys}) != len(deal.buys):
         raise DealError("give each player's purchase once")
     if deal.bid is None:

@@ -37,13 +37,16 @@ def deals(draw, rules: Rules) -> Deal:
     seated = tuple(NAMES[: draw(st.integers(rules.min_players, rules.max_players))])
     dealer = draw(st.sampled_from(seated))
     dealt_in = rules.dealt_in(seated, dealer)
-    peeps = tuple(draw(st.lists(st.sampled_from(dealt_in), unique=True, max_size=3)))
-    buyers = draw(st.lists(st.sampled_from(dealt_in), unique=True, max_size=3))
-    buys = tuple((p, draw(st.integers(1, rules.hand_size))) for p in buyers)
-    if draw(st.integers(0, 9)) == 0:
+    peeping = rules.why_absent("peep_fee") is None
+    peeps = tuple(draw(st.lists(st.sampled_from(dealt_in), unique=True, max_size=3 * peeping)))
+    passed_out = draw(st.integers(0, 9)) == 0
+    bidder = None if passed_out else draw(st.sampled_from(dealt_in))
+    may_buy = {"anyone": list(dealt_in), "bidder": [bidder] if bidder else [], "nobody": []}
+    buyers = draw(st.lists(st.sampled_from(may_buy[rules.buying] or [""]), unique=True, max_size=3))
+    buys = tuple((p, draw(st.integers(1, rules.most_bought))) for p in buyers if p)
+    if passed_out:
         return Deal(seated, dealer, peeps=peeps, buys=buys)
     bid = draw(st.sampled_from(rules.enabled_bids))
-    bidder = draw(st.sampled_from(dealt_in))
     kind = draw(st.sampled_from(["tricks", "made", "revoke"]))
     return Deal(
         seated,
