@@ -28,6 +28,7 @@ def test_after_a_join_after_the_dealer_and_the_dealers_leave_the_joiner_deals_ne
 
 
 def test_in_russian_the_joiner_after_a_departed_dealer_pays_the_dealers_ante(nap):
+    # docs/rules.md, example 10.
     nap("new s --players A,B,C,D --variant russian")
     nap("pass")  # A deals and antes
     nap("join E --after A")
@@ -48,12 +49,16 @@ def test_in_classic_with_six_seated_the_joiner_after_a_departed_dealer_sits_out(
 
 
 def test_the_dealer_after_an_undo_is_the_one_who_dealt_the_undone_deal(nap):
+    # docs/rules.md, example 11.
     nap("new s --players A,B,C,D")
     nap("pass")  # A
     nap("pass")  # B
     nap("undo")
     nap("pass")
     assert dealers(nap) == ["A", "B"]
+    nap("pass --dealer D")
+    nap("pass")
+    assert dealers(nap) == ["A", "B", "D", "A"]
 
 
 def test_the_dealer_after_a_void_counts_from_the_last_live_deal(nap):

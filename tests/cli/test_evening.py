@@ -1,4 +1,4 @@
-"""A whole evening through the CLI, checked against RULES.md's worked examples."""
+"""A whole evening through the CLI, checked against the worked examples of docs/rules.md."""
 
 from decimal import Decimal
 

@@ -1,9 +1,10 @@
-"""The worked examples of RULES.md, chip for chip."""
+"""The worked examples of docs/rules.md, chip for chip (each test names its number)."""
 
 from decimal import Decimal
 
 import pytest
 
+from napledger.errors import DealError
 from napledger.ledger import POT, balances, postings
 from napledger.rules import Deal, load_preset, score_deal
 from napledger.rules.load import with_overrides
@@ -144,3 +145,67 @@ def test_a_pot_that_would_overflow_is_refused():
     failed = Deal(("A", "B"), "A", "napoleon", "A", made=False)
     with pytest.raises(DealError, match="close this session"):
         replay(rules, [failed] * 45)
+
+
+FOUR = ("A", "B", "C", "D")
+
+
+def test_example_12_nap_takes_a_pot_of_peep_fees(classic):
+    deals = [
+        Deal(FOUR, "A", "three", "B", made=True, peeps=("C", "D")),
+        Deal(FOUR, "B", "nap", "A", made=True),
+    ]
+    scored = replay(classic, deals)
+    assert postings(scored[0].transfers) == {"A": -3, "B": 9, "C": -4, "D": -4, POT: 2}
+    assert postings(scored[1].transfers) == {"A": 32, "B": -10, "C": -10, "D": -10, POT: -2}
+    totals = balances(postings(s.transfers) for s in scored)
+    assert totals == {"A": 29, "B": -1, "C": -14, "D": -14, POT: 0}
+
+
+def test_example_13_a_failed_nap_doubles_a_pot_of_fees(classic):
+    rules = with_overrides(classic, ["pool_fail_doubles=on"])
+    deals = [
+        Deal(FOUR, "A", "three", "B", made=True, peeps=("D",), buys=(("C", 2),)),
+        Deal(FOUR, "B", "nap", "A", made=False),
+    ]
+    scored = replay(rules, deals)
+    assert [s.pot_after for s in scored] == [3, 6]
+    totals = balances(postings(s.transfers) for s in scored)
+    assert totals == {"A": -21, "B": 14, "C": 0, "D": 1, POT: 6}
+
+
+def test_example_14_five_is_not_napoleon():
+    rules = load_preset("russian")
+    deals = [
+        Deal(FOUR, "A", "five", "B", made=True),
+        Deal(FOUR, "B", "five", "C", made=False),
+        Deal(FOUR, "C", "napoleon", "D", made=True),
+    ]
+    scored = replay(rules, deals)
+    assert [s.pot_after for s in scored] == [1, 7, 0]
+    totals = balances(postings(s.transfers) for s in scored)
+    assert totals == {"A": -6, "B": 14, "C": -31, "D": 23, POT: 0}
+
+
+def test_example_15_only_the_russian_bidder_buys_one_card_free():
+    rules = load_preset("russian")
+    bought = Deal(FOUR, "A", "three", "B", made=True, buys=(("B", 1),))
+    assert net(rules, bought) == {"A": -4, "B": 9, "C": -3, "D": -3, POT: 1}
+    for wrong in (
+        Deal(FOUR, "A", "three", "B", made=True, buys=(("C", 1),)),
+        Deal(FOUR, "A", "three", "B", made=True, buys=(("B", 2),)),
+        Deal(FOUR, "A", "three", "B", made=True, peeps=("C",)),
+    ):
+        with pytest.raises(DealError):
+            score_deal(rules, wrong, 0)
+
+
+def test_example_16_six_takes_a_pot_of_dealers_antes():
+    rules = with_overrides(load_preset("seven-card"), ["dealer_ante=1"])
+    made = replay(rules, [Deal(FOUR, "A"), Deal(FOUR, "B", "six", "C", made=True)])
+    assert postings(made[1].transfers)["C"] == 3 * 18 + 2
+    assert made[1].pot_after == 0
+    rules = with_overrides(rules, ["pool_fail_doubles=on"])
+    failed = replay(rules, [Deal(FOUR, "A"), Deal(FOUR, "B", "six", "C", made=False)])
+    assert postings(failed[1].transfers)["C"] == -3 * 9 - 2
+    assert failed[1].pot_after == 4

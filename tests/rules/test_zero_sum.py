@@ -113,7 +113,7 @@ def test_a_player_not_dealt_in_cannot_bid_or_revoke(rules, data):
 
 
 def expected_bidder_net(rules: Rules, deal: Deal) -> int:
-    """RULES.md's stake sentences, written out again independently of the scorer."""
+    """The stake sentences of docs/rules.md, written out again independently of the scorer."""
     bid = next(b for b in rules.bids if b.name == deal.bid)
     opponents = len(deal.seated) - 1
     if deal.revoker is not None and deal.revoker != deal.bidder:
