@@ -15,7 +15,7 @@ def evening(nap):
     nap("hand 4 --by Bob --tricks 2")
     nap("hand napoleon --by Cy --failed")
     nap("amend 2 --tricks 4")
-    nap("hand 3 --by Di --made --peep Ann")
+    nap("hand 3 --by Di --made --buy Di=1")
     nap("undo")
     nap("pass")
     nap("close --pot Ann")
