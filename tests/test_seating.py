@@ -1,4 +1,4 @@
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from napledger.seating import RosterChange, changes_between, next_dealer, seated_at
@@ -88,3 +88,57 @@ def test_changes_between_two_seatings_lead_from_one_to_the_other(pair):
     changes = changes_between(before, after, 2)
     assert seated_at(opening + changes, 1) == tuple(before)
     assert seated_at(opening + changes, 2) == tuple(after)
+
+
+@st.composite
+def evenings(draw):
+    """A seating, then joins (after anyone), leaves (anyone) and deals, in any order."""
+    players = [f"P{i}" for i in range(draw(st.integers(2, 6)))]
+    first = draw(st.sampled_from(players))
+    changes = seat(*players)
+    seated = list(players)
+    history = []  # each deal's dealer, and the changes made before it
+    for kind in draw(st.lists(st.sampled_from(["deal", "join", "leave"]), max_size=20)):
+        if kind == "join":
+            newcomer = f"N{len(changes)}"
+            at = draw(st.integers(1, len(seated)))
+            seated.insert(at, newcomer)
+            changes.append(RosterChange(len(history) + 1, "join", newcomer, at))
+        elif kind == "leave" and len(seated) > 2:
+            gone = draw(st.sampled_from(seated))
+            changes.append(RosterChange(len(history) + 1, "leave", gone, seated.index(gone)))
+            seated.remove(gone)
+        elif kind == "deal":
+            history.append(list(changes))
+    return first, history
+
+
+def chairs_rule(changes, last_dealer, first_dealer):
+    """The rotation stated plainly: chairs stay where they were when their player stood up;
+    a newcomer's chair goes right after the chair of the player before them; the deal goes
+    to the first seated player clockwise after the last dealer's chair."""
+    chairs = []  # [player, seated]
+    for change in changes:
+        if change.kind == "leave":
+            next(c for c in chairs if c[0] == change.player and c[1])[1] = False
+            continue
+        sitting = [c for c in chairs if c[1]]
+        at = chairs.index(sitting[change.seat - 1]) + 1 if change.seat else 0
+        chairs.insert(at, [change.player, True])
+    start = (
+        next(i for i, c in enumerate(chairs) if c[0] == last_dealer) + 1
+        if last_dealer
+        else next(i for i, c in enumerate(chairs) if c[0] == first_dealer)
+    )
+    return next(p for p, sits in chairs[start:] + chairs[:start] if sits)
+
+
+@settings(max_examples=500)
+@given(evenings())
+def test_the_next_dealer_is_the_first_seated_after_the_last_dealers_chair(evening):
+    first, history = evening
+    dealer = None
+    for before in history:
+        expected = chairs_rule(before, dealer, first)
+        assert next_dealer(before, dealer, first) == expected
+        dealer = expected

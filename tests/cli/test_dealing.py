@@ -204,7 +204,8 @@ def test_every_deal_is_dealt_by_whom_the_rotation_names(nap, opening, first, ste
         elif kind == "join" and len(sitting) < 7:
             newcomer = next(p for p in NAMES[args[0] :] + NAMES if p not in sitting)
             after = sitting[args[1] % len(sitting)] if args[1] is not None else sitting[-1]
-            nap(f"join {newcomer} --after {after} --session {name}")
+            where = f" --after {after}" if args[1] is not None else ""  # default: the last seat
+            nap(f"join {newcomer}{where} --session {name}")
             chairs[:] = [c for c in chairs if c[0] != newcomer]
             chairs.insert(chair(after) + 1, [newcomer, True])
         elif kind == "leave" and len(sitting) > 3:
