@@ -84,7 +84,8 @@ def variant(rules: Rules) -> None:
     console.print(settings)
     if rules.buying != "anyone":
         who = "nobody" if rules.buying == "nobody" else "only the bidder"
-        most = "" if rules.buying == "nobody" else f", at most {rules.most_bought} card(s)"
+        count = rules.most_bought
+        most = "" if rules.buying == "nobody" else f", at most {count} card{'s' * (count != 1)}"
         console.print(f"Buying cards before the bid: {who}{most}.")
 
 

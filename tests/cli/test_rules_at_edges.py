@@ -150,3 +150,13 @@ def test_in_russian_only_napoleon_touches_the_box(nap):
     assert nap.json("table --json")["pot"] == 7
     nap("hand napoleon --by D --made")  # box 8, taken
     assert nap.json("table --json")["pot"] == 0
+
+
+def test_variants_shows_a_dash_and_the_reason_beside_a_setting_the_game_lacks(nap):
+    out = nap("variants seven-card").stdout
+    assert "— (the game has no peeping)" in out
+    assert "Buying cards before the bid: nobody." in out
+    assert (
+        "Buying cards before the bid: only the bidder, at most 1 card."
+        in nap("variants russian").stdout
+    )
