@@ -107,6 +107,8 @@ class Loop:
         from napledger.shortforms import parse
 
         first = line.split(maxsplit=1)[0].casefold() if line.strip() else ""
+        if first and first not in OWN_WORDS and not self.same_database(line):
+            return True
         view = None if first in self.commands else self.view()
         try:
             argv = parse(
@@ -128,6 +130,21 @@ class Loop:
             self.failed += 1
             return True
         self.dispatch(argv)
+        return True
+
+    def same_database(self, line: str) -> bool:
+        """False, after saying so, when the database file was moved or replaced under us.
+
+        The line is shown again (and stays in the line history) so that nothing typed is lost.
+        """
+        from napledger.store import check_kept_files
+
+        try:
+            check_kept_files()
+        except NapError as error:
+            print(error_line(f"{error}; not saved: {line.strip()}"), file=sys.stderr)
+            self.failed += 1
+            return False
         return True
 
     def dispatch(self, argv: list[str]) -> None:

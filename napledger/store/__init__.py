@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from napledger.store.book import Book, Table
-from napledger.store.db import make_engine, resolve_url, transaction
+from napledger.store.db import check_same_file, make_engine, resolve_url, transaction
 from napledger.store.schema import pending, upgrade
 
 if TYPE_CHECKING:
@@ -59,6 +59,12 @@ def open_book(db: str | None, write: bool = True) -> Iterator[Book]:
             engine.dispose()
 
 
+def check_kept_files() -> None:
+    """Refuse (MovedDatabaseError) when a kept engine's path now names another file or none."""
+    for engine in (_kept or {}).values():
+        check_same_file(engine)
+
+
 def bring_up_to_date(url: str) -> None:
     """Migrate in a writer's transaction of its own, which re-checks under the write lock.
 
@@ -78,4 +84,4 @@ def bring_up_to_date(url: str) -> None:
         )
 
 
-__all__ = ["Book", "Table", "keep_engines", "open_book"]
+__all__ = ["Book", "Table", "check_kept_files", "keep_engines", "open_book"]

@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass
 from decimal import Decimal
 
 from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
 from napledger.errors import NapError
@@ -176,7 +177,10 @@ class Book:
             carried_from=carried,
         )
         self.db.add(row)
-        self.db.flush()
+        try:
+            self.db.flush()
+        except IntegrityError:  # PostgreSQL: another table created it at the same moment
+            raise NapError(f"there is already a session called {name!r}") from None
         self._roster(row, [RosterChange(1, "seat", p, i) for i, p in enumerate(seating)])
         self.set_current(row)
         return row

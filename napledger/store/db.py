@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import weakref
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from sqlalchemy import event, exc
 from sqlalchemy.engine import Engine, make_url
@@ -15,6 +18,18 @@ from sqlmodel import Session, create_engine
 from napledger.errors import NapError
 
 BUSY_TIMEOUT_MS = 30_000  # a second terminal waits for the first, it never sees "locked"
+# A money ledger keeps what it said it saved: FULL syncs the write-ahead log at every
+# commit, so a deal reported saved survives a power cut (NORMAL may lose the last few).
+# What it costs a deal is in benchmarks/bench_cli.py.
+SYNCHRONOUS = "FULL"
+
+# The file each SQLite engine opened (device, inode), so that a long-running process
+# notices when its path names another file or none (moved, replaced by a backup, deleted).
+_opened: weakref.WeakKeyDictionary[Engine, tuple[int, int]] = weakref.WeakKeyDictionary()
+
+
+class MovedDatabaseError(NapError):
+    """The path no longer names the database file this process opened."""
 
 
 def default_url() -> str:
@@ -27,9 +42,17 @@ def default_url() -> str:
 def resolve_url(db: str | None) -> str:
     """`--db` wins, then NAPLEDGER_DB, then the file in the user data folder."""
     value = db or os.environ.get("NAPLEDGER_DB") or default_url()
+    if any(ord(c) < 32 or ord(c) == 127 for c in value):
+        # A stray newline would silently start a second ledger in a file nobody can find.
+        raise NapError(f"the database path {value!r} has a control character in it")
     if "://" in value:
         return value
-    return f"sqlite:///{Path(value).expanduser()}"
+    try:
+        path = Path(value).expanduser()
+    except RuntimeError:  # ~nosuchuser/…
+        user = value.split("/", 1)[0]
+        raise NapError(f"no home folder for {user} in the database path {value!r}") from None
+    return f"sqlite:///{path}"
 
 
 def describe(url: str) -> str:
@@ -58,32 +81,112 @@ def make_engine(url: str, write: bool) -> Engine:
         if engine.dialect.name == "postgresql":
             _postgres_in_utc(engine)
         return engine
-    path = parsed.database
-    if path and path != ":memory:":
-        if Path(path).is_dir():
-            raise NapError(
-                f"{path} is a folder; give the database a file name, e.g. {Path(path) / 'napledger.db'}"
-            )
-        folder = Path(path).parent
-        if write:
-            try:
-                folder.mkdir(parents=True, exist_ok=True)
-            except OSError as error:
-                raise NapError(f"cannot create {folder}: {error.strerror}") from None
-        elif not Path(path).exists():
-            # A read on a database that does not exist yet should not create it.
-            raise NapError(f"no database at {path} yet; start a session with `napledger new`")
-    engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
-    _sqlite_transactions(engine, write)
+    if parsed.query:
+        # SQLite's own options (timeout, uri, mode, …) are napledger's to set.
+        options = "&".join(f"{k}={v}" for k, v in parsed.query.items())
+        raise NapError(f"napledger sets SQLite's options itself; drop ?{options} from {url!r}")
+    if not parsed.database or parsed.database == ":memory:":
+        raise NapError(
+            f"{url!r} is a database in memory, gone when the command ends; give a file path"
+        )
+    path = sqlite_path(parsed.database, write)
+    engine = create_engine(
+        parsed.set(database=path).render_as_string(),
+        creator=_connector(path, write),
+    )
+    _sqlite_transactions(engine, path, write)
     return engine
 
 
-def _sqlite_transactions(engine: Engine, write: bool) -> None:
+def sqlite_path(given: str, write: bool) -> str:
+    """The absolute path of the database file, checked: a file we may use, one name only."""
+    path = Path(given).resolve()  # `nodir/../k.db` is k.db, for `table` as for `new`
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        info = None
+    except OSError as error:
+        if error.errno == errno.ENAMETOOLONG:
+            raise NapError(f"the database path is too long ({len(str(path))} characters)") from None
+        raise NapError(f"cannot use {path}: {error.strerror}") from None
+    if info is not None and path.is_dir():
+        raise NapError(
+            f"{path} is a folder; give the database a file name, e.g. {path / 'napledger.db'}"
+        )
+    if info is not None:
+        _one_name(path, info.st_nlink)
+    elif write:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise NapError(f"cannot create {path.parent}: {error.strerror}") from None
+    else:
+        # A read on a database that does not exist yet should not create it.
+        raise NapError(f"no database at {path} yet; start a session with `napledger new`")
+    return str(path)
+
+
+def _one_name(path: Path | str, links: int) -> None:
+    if links > 1:
+        raise NapError(
+            f"{path} has {links} hard links; SQLite keeps a separate journal per name, so "
+            f"writes through two names get lost: keep one name (copy the file, don't link it)"
+        )
+
+
+def _connector(path: str, write: bool) -> Any:
+    """Opens the file; a reader where it cannot write (a read-only disk or folder) reads only."""
+    from sqlite3 import dbapi2  # what SQLAlchemy's pysqlite dialect calls
+
+    target, uri = path, False
+    if not write and not _writable(path):
+        # Without a write-ahead log everything is in the file and nobody can change it
+        # there, so SQLite may skip locking (immutable); with one, it must be read too.
+        wal = os.path.exists(path + "-wal")
+        target, uri = f"file:{quote(path)}?{'mode=ro' if wal else 'immutable=1'}", True
+
+    def connect() -> Any:
+        return dbapi2.connect(target, uri=uri, timeout=BUSY_TIMEOUT_MS / 1000)
+
+    return connect
+
+
+def _writable(path: str) -> bool:
+    folder = os.path.dirname(path)
+    return os.access(folder, os.W_OK) and os.access(path, os.W_OK)
+
+
+def check_same_file(engine: Engine) -> None:
+    """Refuse when the engine's path no longer names the one file it opened, by one name.
+
+    Called before every transaction, so a long-running process (`play`, a server) never
+    writes into a file that was deleted, moved away or replaced by a backup meanwhile.
+    """
+    opened = _opened.get(engine)
+    if opened is None:
+        return
+    path = engine.url.database or ""
+    try:
+        info = os.stat(path)
+    except OSError:
+        info = None
+    if info is None or (info.st_dev, info.st_ino) != opened:
+        raise MovedDatabaseError(
+            f"{path} is no longer the database file opened at the start (it was moved, "
+            f"replaced or deleted); nothing more is saved until napledger is started again"
+        )
+    _one_name(path, info.st_nlink)
+
+
+def _sqlite_transactions(engine: Engine, path: str, write: bool) -> None:
     # pysqlite's own transaction handling begins late and deferred; take it over so that a
     # writing command holds the write lock from its first read (no lost update, no deadlock).
     @event.listens_for(engine, "connect")
     def _connect(dbapi_connection: Any, _record: Any) -> None:
         dbapi_connection.isolation_level = None
+        if engine not in _opened:
+            info = os.stat(path)
+            _opened[engine] = (info.st_dev, info.st_ino)
         cursor = dbapi_connection.cursor()
         cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         cursor.execute("PRAGMA foreign_keys = ON")
@@ -91,11 +194,12 @@ def _sqlite_transactions(engine: Engine, write: bool) -> None:
         if write and (not tables or "schema_migrations" in tables):
             # Only our own files: switching someone else's database to WAL would change it.
             cursor.execute("PRAGMA journal_mode = WAL")
-            cursor.execute("PRAGMA synchronous = NORMAL")
+            cursor.execute(f"PRAGMA synchronous = {SYNCHRONOUS}")
         cursor.close()
 
     @event.listens_for(engine, "begin")
     def _begin(connection: Any) -> None:
+        check_same_file(engine)
         connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
 
