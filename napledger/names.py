@@ -20,6 +20,8 @@ def clean_name(raw: str, what: str = "player name", limit: int = MAX_NAME) -> st
         raise NapError(f"a {what} cannot be empty")
     if any(unicodedata.category(c).startswith("C") for c in name):
         raise NapError(f"the {what} {name!r} has control characters in it")
+    if not fold(name):  # a lone accent can be stored but never typed again to match
+        raise NapError(f"the {what} {name!r} has only accent marks, no letters")
     if len(name) > limit:
         raise NapError(f"the {what} {name[:20]!r}… is longer than {limit} characters")
     if what == "player name":

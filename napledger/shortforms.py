@@ -23,6 +23,7 @@ import shlex
 from collections.abc import Collection, Sequence
 
 from napledger.errors import NapError
+from napledger.numbers import is_whole
 from napledger.rules.model import Rules, fold
 
 MADE = ("made", "won")
@@ -43,8 +44,8 @@ def bid_words(rules: Rules) -> list[str]:
 def is_bid(word: str, rules: Rules) -> bool:
     # Bids that are switched off still count, so that the command explains why it is refused.
     key = fold(word)
-    if key.isascii() and key.isdigit():
-        return any(not b.misere and b.tricks == int(key) for b in rules.bids)
+    if is_whole(word):
+        return any(not b.misere and b.tricks == int(word) for b in rules.bids)
     return any(fold(w) == key for w in bid_words(rules))
 
 
@@ -60,8 +61,8 @@ def player_for(word: str, players: Sequence[str]) -> str | None:
 
 def bid_of(word: str, rules: Rules) -> str:
     key = fold(word)
-    if key.isascii() and key.isdigit():
-        return next(b.name for b in rules.bids if not b.misere and b.tricks == int(key))
+    if is_whole(word):
+        return next(b.name for b in rules.bids if not b.misere and b.tricks == int(word))
     return next(b.name for b in rules.bids if any(fold(w) == key for w in (b.name, *b.aliases)))
 
 
@@ -110,7 +111,7 @@ def result(words: list[str]) -> list[str]:
         return words
     head, rest = words[0], words[1:]
     key = head.casefold()
-    if key.isascii() and key.isdigit():
+    if is_whole(head):
         return ["--tricks", head, *rest]
     if key in MADE:
         return ["--made", *rest]

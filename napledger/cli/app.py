@@ -91,13 +91,12 @@ def variants(
 
 
 def parse_chip(text: str) -> "Decimal":
-    from decimal import Decimal, InvalidOperation
+    from decimal import Decimal
 
-    try:
-        value = Decimal(text.strip())
-    except InvalidOperation:
-        raise NapError(f"--chip wants an amount of money like 0.05, not {text!r}") from None
-    if not value.is_finite() or value <= 0:
+    from napledger.numbers import amount
+
+    value = amount(text, "--chip")
+    if value <= 0:
         raise NapError(f"--chip must be more than 0, not {text!r}")
     if value.as_tuple().exponent < -6:  # type: ignore[operator]
         raise NapError(f"--chip has more than 6 decimal places: {text!r}")
@@ -298,10 +297,12 @@ def build_deal(
 
 
 def parse_buy(who: Any, item: str) -> tuple[str, int]:
+    from napledger.numbers import whole
+
     player, sep, count = item.rpartition("=")
-    if not sep or not count.strip().isascii() or not count.strip().isdigit():
+    if not sep:
         raise NapError(f"--buy wants PLAYER=N (cards bought), not {item!r}")
-    return who(player), int(count)
+    return who(player), whole(count, "--buy PLAYER=N")
 
 
 @app.command()

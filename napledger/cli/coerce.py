@@ -31,10 +31,13 @@ def _plain_value(annotation: Any, value: Any, param: Any, ctx: Any) -> Any:
     if annotation is int:
         if isinstance(value, int):
             return value
+        from napledger.errors import NapError
+        from napledger.numbers import whole
+
         try:
-            return int(value)
-        except ValueError:
-            raise BadParameter(f"{value!r} is not a whole number", ctx=ctx, param=param) from None
+            return whole(str(value), "it")
+        except NapError as error:  # the one rule for numbers typed (napledger/numbers.py)
+            raise BadParameter(str(error).removeprefix("it "), ctx=ctx, param=param) from None
     if annotation is bool:
         if isinstance(value, bool):
             return value

@@ -6,14 +6,24 @@ from datetime import UTC, date, datetime, time, timedelta
 
 from napledger.errors import NapError
 
+# The days whose bounds can be counted in any time zone: a day's start or end must stay
+# inside the years 1 to 9999 that Python's dates hold.
+FIRST_DAY, LAST_DAY = date(1, 1, 2), date(9999, 12, 30)
+
 
 def parse_day(text: str | None, option: str) -> date | None:
     if text is None:
         return None
     try:
-        return date.fromisoformat(text.strip())
+        day = date.fromisoformat(text.strip())
     except ValueError:
         raise NapError(f"{option} wants a date like 2026-03-01, not {text!r}") from None
+    if not FIRST_DAY <= day <= LAST_DAY:
+        raise NapError(
+            f"{option} {day} is outside the days napledger can count ({FIRST_DAY} to "
+            f"{LAST_DAY}); leave {option} out for no limit"
+        )
+    return day
 
 
 def local_midnight(day: date) -> datetime:

@@ -7,13 +7,16 @@ A session stores `rules_to_dict(rules)` as its frozen snapshot and rebuilds it w
 from __future__ import annotations
 
 import itertools
+import os
 import re
+import stat
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, replace
-from pathlib import Path
 from typing import Any
 
 from napledger.errors import RuleError
+from napledger.numbers import is_whole
 from napledger.rules.model import Bid, Rules, Settings, fold
 
 # Settings every variant has, with the defaults a house rule file gets when it is silent.
@@ -45,6 +48,8 @@ BID_KEYS = {"name", "tricks", "win", "lose", "misere", "aliases", "toggle", "pot
 TRUE_WORDS = {"on", "true", "yes", "1"}
 FALSE_WORDS = {"off", "false", "no", "0"}
 MAX_CHIPS = 1_000_000  # a stake beyond this is a typo, and keeps sums far from overflow
+MAX_RULE_FILE = 256 * 1024  # bytes; a preset is about 2 KB
+MAX_WORD, MAX_TITLE, MAX_DESCRIPTION = 40, 200, 2000  # characters
 TOGGLE_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
@@ -70,14 +75,32 @@ def load_preset(name: str) -> Rules:
 def load_rules(variant: str) -> Rules:
     """A preset by name, or a table's own rule file by path."""
     if variant.endswith(".toml") or "/" in variant or "\\" in variant:
-        path = Path(variant)
-        try:
-            text = path.read_text("utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            reason = getattr(exc, "strerror", None) or str(exc)
-            raise RuleError(f"cannot read rule file {variant}: {reason}") from None
-        return parse_rules(text, source=f"rule file {variant}")
+        return parse_rules(read_rule_file(variant), source=f"rule file {variant}")
     return load_preset(variant)
+
+
+def read_rule_file(path: str) -> str:
+    """The text of a rule file: a regular file of a rule file's size, or a clear refusal.
+
+    Opened without blocking and checked before reading, so that a FIFO never hangs and
+    /dev/zero is never read into memory.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise RuleError(f"cannot read rule file {path}: {exc.strerror}") from None
+    with os.fdopen(fd, "rb") as file:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise RuleError(f"rule file {path} is not a regular file")
+        data = file.read(MAX_RULE_FILE + 1)
+    if len(data) > MAX_RULE_FILE:
+        raise RuleError(
+            f"rule file {path} is over {MAX_RULE_FILE // 1024} KB; a rule file is a page"
+        )
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RuleError(f"cannot read rule file {path}: {exc}") from None
 
 
 def parse_rules(text: str, source: str = "rule file") -> Rules:
@@ -87,7 +110,31 @@ def parse_rules(text: str, source: str = "rule file") -> Rules:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise RuleError(f"{source} is not valid TOML: {exc}") from None
-    return _for_new_sessions(rules_from_dict(data, source), source)
+    except RecursionError:
+        raise RuleError(f"{source} is nested too deeply to be a rule file") from None
+    rules = _for_new_sessions(rules_from_dict(data, source), source)
+    _check_words(rules, source)
+    return rules
+
+
+def _check_words(rules: Rules, source: str) -> None:
+    """Words a person will read after every deal and type again: printable, of sane length.
+
+    Checked on the way in from a file only; a session's stored snapshot is taken as it is.
+    """
+    words = [("name", rules.name, MAX_WORD), ("title", rules.title, MAX_TITLE)]
+    words.append(("description", rules.description, MAX_DESCRIPTION))
+    for i, bid in enumerate(rules.bids):
+        words += [(f"bids[{i + 1}] name", bid.name, MAX_WORD)]
+        words += [(f"bids[{i + 1}] alias", alias, MAX_WORD) for alias in bid.aliases]
+    for what, text, limit in words:
+        allowed = "\n\t" if what == "description" else ""  # a description may run to lines
+        if any(unicodedata.category(c).startswith("C") and c not in allowed for c in text):
+            raise RuleError(f"{source}: {what} {text[:40]!r} has control characters in it")
+        if text and not fold(text):
+            raise RuleError(f"{source}: {what} {text!r} has only accent marks, no letters")
+        if len(text) > limit:
+            raise RuleError(f"{source}: {what} {text[:20]!r}… is longer than {limit} characters")
 
 
 def rules_to_dict(rules: Rules) -> dict[str, Any]:
@@ -191,7 +238,7 @@ def _parse_value(key: str, value: str) -> Any:
     if key == "dealer_sits_out_from" and word in FALSE_WORDS - {"0"} | {"never"}:
         return None
     if key in CHIP_SETTINGS or key == "dealer_sits_out_from":
-        if not re.fullmatch(r"\d+", value):
+        if not is_whole(value):
             raise RuleError(f"rule {key} wants a whole number of chips, not {value!r}")
         return int(value)
     if word in TRUE_WORDS:

@@ -9,6 +9,7 @@ import unicodedata
 from dataclasses import dataclass, field
 
 from napledger.errors import DealError
+from napledger.numbers import is_whole
 
 
 def fold(text: str) -> str:
@@ -94,10 +95,10 @@ class Rules:
         found = self._index.get(text)
         key = text if found else fold(text)
         found = found or self._index.get(key)
-        if found is None and key.isascii() and key.isdigit():
+        if found is None and is_whole(text):
             # A number means the plainest bid for that many tricks (5 is nap, not blücher),
             # preferring one that is on; one that is off is found to say why it is refused.
-            plain = [b for b in self.bids if not b.misere and b.tricks == int(key)]
+            plain = [b for b in self.bids if not b.misere and b.tricks == int(text)]
             found = next((b for b in plain if self.enabled(b)), plain[0] if plain else None)
         if found is None:
             names = ", ".join(b.name for b in self.enabled_bids)

@@ -7,7 +7,6 @@ deals it can affect from the session's frozen rules, so the pot is always consis
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from decimal import Decimal
@@ -19,6 +18,7 @@ from sqlmodel import Session
 from napledger.errors import NapError
 from napledger.ledger import POT, Transfer, balances, postings
 from napledger.names import clean_name, match_player
+from napledger.numbers import is_whole
 from napledger.rules import Deal, Rules, rules_from_dict, score_deal
 from napledger.rules.load import rules_to_dict
 from napledger.rules.model import fold
@@ -41,7 +41,7 @@ M = Meta.__table__.c  # type: ignore[attr-defined]
 def whole_number(text: str) -> int | None:
     """A session id or deal number as typed: ASCII digits within what a database holds."""
     text = text.strip()
-    if not re.fullmatch(r"[0-9]+", text):
+    if not is_whole(text):
         return None
     number = int(text)
     return number if number <= MAX_ID else -1

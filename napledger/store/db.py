@@ -250,4 +250,27 @@ def database_problem(engine: Engine, error: exc.DBAPIError) -> str:
     where = describe(str(engine.url))
     if "not a database" in reason or "malformed" in reason:
         return f"{where} is not a napledger database ({reason}); it was left untouched"
+    if engine.dialect.name == "sqlite":
+        # SQLite says "disk I/O error" or "unable to open database file"; say which and why.
+        trouble = place_trouble(where)
+        if trouble:
+            return f"cannot write {where}: {trouble} (SQLite: {reason})"
     return f"database problem with {where}: {reason}"
+
+
+def place_trouble(path: str) -> str | None:
+    """What keeps SQLite from writing `path` or the -wal and -shm files beside it, if known."""
+    folder = os.path.dirname(path)
+    try:
+        disk = os.statvfs(folder)
+    except OSError:
+        return None
+    if disk.f_flag & os.ST_RDONLY:
+        return f"{folder} is on a read-only filesystem"
+    if disk.f_bavail == 0 or disk.f_favail == 0:
+        return f"the disk holding {folder} is full"
+    if not os.access(folder, os.W_OK):
+        return f"the folder {folder} is read-only to you"
+    if os.path.exists(path) and not os.access(path, os.W_OK):
+        return "the file is read-only to you"
+    return None
