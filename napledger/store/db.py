@@ -22,6 +22,7 @@ BUSY_TIMEOUT_MS = 30_000  # a second terminal waits for the first, it never sees
 # commit, so a deal reported saved survives a power cut (NORMAL may lose the last few).
 # What it costs a deal is in benchmarks/bench_cli.py.
 SYNCHRONOUS = "FULL"
+UNIQUE_VIOLATION = "23505"  # PostgreSQL's SQLSTATE for a duplicate key
 
 # The file each SQLite engine opened (device, inode), so that a long-running process
 # notices when its path names another file or none (moved, replaced by a backup, deleted).
@@ -241,6 +242,13 @@ def transaction(engine: Engine) -> Iterator[Session]:
     try:
         with Session(engine, expire_on_commit=False) as session, session.begin():
             yield session
+    except exc.IntegrityError as error:
+        if getattr(error.orig, "sqlstate", None) != UNIQUE_VIOLATION:
+            raise NapError(database_problem(engine, error)) from None
+        # Two tables adding the same row at one moment: PostgreSQL lets both try, one loses.
+        raise NapError(
+            "another table saved the same thing at the same moment; nothing was saved, try again"
+        ) from None
     except exc.DatabaseError as error:
         raise NapError(database_problem(engine, error)) from None
 
