@@ -141,8 +141,9 @@ def _connector(path: str, write: bool) -> Any:
 
     target, uri = path, False
     if not write and not _writable(path):
-        # Without a write-ahead log everything is in the file and nobody can change it
-        # there, so SQLite may skip locking (immutable); with one, it must be read too.
+        # Without a write-ahead log everything is in the file: read it as it stands, with
+        # no locks (immutable; on a read-only disk nobody can change it). A log left
+        # beside it holds deals too, so then SQLite reads both without writing (mode=ro).
         wal = os.path.exists(path + "-wal")
         target, uri = f"file:{quote(path)}?{'mode=ro' if wal else 'immutable=1'}", True
 

@@ -145,3 +145,48 @@ def test_a_hard_link_made_under_a_running_play_stops_its_writes(tmp_path):
 
     assert code == 1 and "Deal 2" not in out
     assert "has 2 hard links" in err and err.strip().endswith("not saved: 3 ben made")
+
+
+def test_at_a_terminal_the_refused_line_is_one_arrow_key_away(tmp_path):
+    """Typed at a real terminal (a pty): the refused line stays in the line history."""
+    import pty
+    import select
+    import time
+
+    db = start(tmp_path)
+    env = os.environ | {"NAPLEDGER_DB": str(db), "NO_COLOR": "1", "TERM": "xterm"}
+    controller, terminal = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "napledger", "play"],
+        env=env,
+        stdin=terminal,
+        stdout=terminal,
+        stderr=terminal,
+        close_fds=True,
+    )
+    os.close(terminal)
+    seen = b""
+
+    def until(text: bytes) -> None:
+        nonlocal seen
+        deadline = time.monotonic() + 60
+        while text not in seen:
+            assert time.monotonic() < deadline, seen.decode(errors="replace")
+            if select.select([controller], [], [], 1)[0]:
+                seen += os.read(controller, 4096)
+
+    try:
+        until(b"deals> ")
+        os.write(controller, b"nap ann 5\r")
+        until(b"Next to deal:")
+        shutil.rmtree(db.parent)
+        os.write(controller, b"3 ben made\r")
+        until(b"not saved: 3 ben made")
+        seen = b""
+        os.write(controller, b"\x1b[A\r")  # arrow up: the same line again
+        until(b"not saved: 3 ben made")
+        os.write(controller, b"quit\r")
+        assert process.wait(timeout=60) == 0
+    finally:
+        process.kill()
+        os.close(controller)
