@@ -35,8 +35,15 @@ def export(
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="The .xlsx file to write.")
     ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace the file if it already exists.")
+    ] = False,
 ) -> None:
-    """Write sessions to an .xlsx workbook: Summary, Deals, Ledger, Rules and a chart."""
+    """Write sessions to an .xlsx workbook: the evening's report, charts, deals and rules.
+
+    An existing file is never replaced silently: without -o the new workbook gets the
+    next free name (NAME-2.xlsx, ...); with -o it is refused unless --force is given.
+    """
     from napledger.cli.render import console
     from napledger.store.exporting import session_export
 
@@ -62,15 +69,18 @@ def export(
     if output is None:
         path.parent.mkdir(exist_ok=True)
     total = sum(len(s.deals) for s in data)
-    from napledger.export.workbook import write_workbook
+    from napledger.export.workbook import Exists, write_workbook
 
+    exists: Exists = "replace" if force else "refuse" if output else "rename"
     if total < PROGRESS_FROM or not console.is_terminal:
-        write_workbook(data, path)
+        path = write_workbook(data, path, exists=exists)
     else:
         from rich.progress import Progress
 
         with Progress(console=console, transient=True) as bar:
             task = bar.add_task("Writing deals", total=total)
-            write_workbook(data, path, progress=lambda n: bar.advance(task, n))
+            path = write_workbook(
+                data, path, progress=lambda n: bar.advance(task, n), exists=exists
+            )
     plural = "s" if len(data) != 1 else ""
     typer.echo(f"Wrote {path}: {len(data)} session{plural}, {total} deal records.")

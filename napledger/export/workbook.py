@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import re
 import secrets
+import stat
 from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, Literal
+from zipfile import ZIP_DEFLATED, ZipFile
 
 from openpyxl import Workbook
+from openpyxl.writer.excel import ExcelWriter
 
 from napledger.errors import NapError
 from napledger.export.chart import add_charts
@@ -18,20 +24,30 @@ from napledger.export.history import PROGRESS_EVERY, write_history
 from napledger.export.sheet import Sheet
 from napledger.export.summary import write_rules, write_summary
 
-__all__ = ["PROGRESS_EVERY", "write_workbook"]
+__all__ = ["PROGRESS_EVERY", "TargetExists", "write_workbook"]
+
+
+Exists = Literal["refuse", "replace", "rename"]
+
+
+class TargetExists(NapError):
+    """The workbook's path already names a file, and it was not to be replaced."""
 
 
 def write_workbook(
     sessions: Sequence[SessionExport],
     path: Path,
     progress: Callable[[int], None] | None = None,
-) -> None:
-    """Write ``sessions`` to an Excel workbook at ``path``, replacing any file there.
+    *,
+    exists: Exists = "refuse",
+) -> Path:
+    """Write ``sessions`` to an Excel workbook at ``path``; returns the path written.
 
-    Sheets: Summary (sessions, final chips and money, settlement), Chart (one
-    running-balance line chart per session), Deals (every revision of every deal,
-    with each player's change and running total), Ledger (every transfer),
-    Balance (the running totals the charts draw) and Rules (stakes and settings).
+    Sheets: Summary (the evening's totals and one settlement, then each session),
+    Chart (one running-balance chart per session, a page each), Deals (every
+    revision of every deal, money beside chips), Rules (stakes and settings, with
+    what each does to the pot), and the data sheets Ledger (every transfer) and
+    Balance (the running totals the charts draw).
 
     ``progress(n)`` is called with the number of deals written since the previous
     call: every ``PROGRESS_EVERY`` deals and once more for the rest, so the calls
@@ -39,26 +55,38 @@ def write_workbook(
     ``sum(len(s.deals) for s in sessions)``). Packing the file at the end, after
     the last call, takes a further few seconds for a very long history.
 
-    The workbook is built in a hidden temporary file beside ``path`` and moved
-    into place only when complete, so ``path`` never holds a partial workbook.
-    An operating-system error (folder missing or read-only, disk full) raises
-    ``NapError`` with a one-line message; the temporary file is always removed.
+    A file already at ``path`` is never replaced by accident: ``exists`` says
+    whether to refuse (``TargetExists``), replace it (keeping its permissions,
+    so a read-only file stays read-only), or write beside it under the first
+    free name ``NAME-2.xlsx``, ``NAME-3.xlsx``, ... A symbolic link is written
+    through: the file it points to gets the workbook and the link stays.
+
+    The workbook is built in a hidden temporary file beside the target and moved
+    into place only when complete, so the target never holds a partial workbook;
+    no check-then-write gap lets another writer's file be replaced either. An
+    operating-system error (folder missing or read-only, disk full) raises
+    ``NapError`` with a one-line message; the temporary file is always removed,
+    and those left by a killed export are removed by the next one to that folder.
     """
     path = Path(path)
-    if path.is_dir():
+    target = Path(os.path.realpath(path)) if path.is_symlink() else path
+    if target.is_dir():
         raise NapError(f"cannot write {path}: it is a folder")
+    if exists == "refuse" and os.path.lexists(target):
+        raise TargetExists(f"{path} already exists: give --force to replace it")
+    _sweep_stale(target)
     try:
-        handle, temp = _create_beside(path)
+        handle, temp = _create_beside(target)
     except OSError as exc:
         raise NapError(_cannot_write(path, exc)) from exc
     wb = Workbook(write_only=True)
     try:
         with handle:
             _fill(wb, sessions, progress)
-            wb.save(handle)
+            _save(wb, handle)
             handle.flush()
             os.fsync(handle.fileno())
-        os.replace(temp, path)
+        written = _move_into_place(temp, target, exists)
     except BaseException as exc:
         _abandon(wb)
         with contextlib.suppress(OSError):
@@ -66,16 +94,93 @@ def write_workbook(
         if isinstance(exc, OSError):
             raise NapError(_cannot_write(path, exc)) from exc
         raise
+    return path if written == target else written
+
+
+def _save(wb: Workbook, handle: BinaryIO) -> None:
+    """What ``Workbook.save`` does, but with the zip archive closed however it ends.
+
+    Left open after a failed write (a full disk), the archive would try again to
+    finish itself when garbage-collected, after ``handle`` is closed, and Python
+    would print an "Exception ignored in: ZipFile.__del__" traceback.
+    """
+    wb.properties.modified = datetime.now(UTC).replace(tzinfo=None)
+    archive = ZipFile(handle, "w", ZIP_DEFLATED, allowZip64=True)
+    try:
+        ExcelWriter(wb, archive).save()  # closes the archive when all is written
+    finally:
+        with contextlib.suppress(Exception):  # the error being raised says it all
+            archive.close()
+
+
+def _move_into_place(temp: Path, target: Path, exists: Exists) -> Path:
+    if exists == "replace":
+        with contextlib.suppress(FileNotFoundError):
+            os.chmod(temp, stat.S_IMODE(os.stat(target).st_mode))
+        os.replace(temp, target)
+        return target
+    candidates = [target]
+    if exists == "rename":
+        candidates += (
+            target.with_name(f"{target.stem}-{n}{target.suffix}") for n in range(2, 1000)
+        )
+    for candidate in candidates:
+        try:
+            _link_no_clobber(temp, candidate)
+        except FileExistsError:
+            continue
+        with contextlib.suppress(OSError):
+            temp.unlink()
+        return candidate
+    raise TargetExists(f"{target} already exists: give --force to replace it")
+
+
+def _link_no_clobber(temp: Path, target: Path) -> None:
+    """Give ``temp`` the name ``target`` unless a file has it: one step, no race."""
+    try:
+        os.link(temp, target)
+    except FileExistsError:
+        raise
+    except OSError as exc:
+        # Some filesystems (FAT on a memory stick) have no hard links: check, then rename.
+        if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK):
+            raise
+        if os.path.lexists(target):
+            raise FileExistsError(errno.EEXIST, "File exists", str(target)) from exc
+        os.replace(temp, target)
 
 
 def _create_beside(path: Path) -> tuple[BinaryIO, Path]:
     """A new file in the target folder, so the final rename cannot cross filesystems.
 
     Opened with plain ``open`` rather than ``mkstemp`` so that the finished file
-    gets the usual permissions (umask) instead of owner-only ones.
+    gets the usual permissions (umask) instead of owner-only ones. The name
+    carries the writer's process id, so a later export can tell a temporary file
+    whose writer was killed from one still being written.
     """
-    temp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
+    temp = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(6)}.tmp")
     return open(temp, "xb"), temp  # closed by the caller's with-block
+
+
+def _sweep_stale(target: Path) -> None:
+    """Remove temporary files beside ``target`` left by exports that were killed."""
+    pattern = re.compile(rf"\.{re.escape(target.name)}\.(\d+)-[0-9a-f]{{12}}\.tmp")
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(target.parent):
+            found = pattern.fullmatch(entry.name)
+            if found and not _running(int(found.group(1))):
+                with contextlib.suppress(OSError):
+                    os.unlink(entry.path)
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, ValueError):
+        return True  # someone else's process, or not a pid we can ask about: leave it
+    return True
 
 
 def _cannot_write(path: Path, exc: OSError) -> str:

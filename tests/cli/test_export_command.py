@@ -105,8 +105,28 @@ def test_choosing_sessions(nap, tmp_path):
     nap("hand 3 --by A --made")
     path = tmp_path / "all.xlsx"
     assert "2 sessions" in nap(f"export --all -o {path}").stdout
-    assert "1 session," in nap(f"export one -o {path}").stdout
-    assert "2 sessions" in nap(f"export --since 2000-01-01 -o {path}").stdout
+    assert "1 session," in nap(f"export one -o {path} --force").stdout
+    assert "2 sessions" in nap(f"export --since 2000-01-01 -o {path} --force").stdout
     assert "no sessions" in nap.fails(f"export --until 2000-01-01 -o {path}")
     assert "date like" in nap.fails(f"export --since yesterday -o {path}")
     assert "no session 'three'" in nap.fails(f"export three -o {path}")
+
+
+def test_without_output_an_existing_file_gets_the_next_name(evening, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    first = evening("export").stdout
+    second = evening("export").stdout
+    made = sorted((p.name for p in (tmp_path / "exports").glob("*.xlsx")), key=len)
+    assert len(made) == 2 and made[1] == made[0].replace(".xlsx", "-2.xlsx")
+    assert made[0] in first and made[1] in second
+
+
+def test_output_onto_an_existing_file_needs_force(evening, tmp_path):
+    path = tmp_path / "f.xlsx"
+    path.write_bytes(b"keep me")
+    assert evening.fails(f"export -o {path}") == (
+        f"Error: {path} already exists: give --force to replace it"
+    )
+    assert path.read_bytes() == b"keep me"
+    assert f"Wrote {path}:" in evening(f"export -o {path} --force").stdout
+    assert zipfile.is_zipfile(path)

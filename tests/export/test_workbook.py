@@ -115,7 +115,7 @@ def evening(players: Sequence[str] = ("Ann", "Bob", "Cat"), **overrides: Any) ->
 
 def write(tmp_path: Path, *sessions: SessionExport) -> Path:
     path = tmp_path / "out.xlsx"
-    write_workbook(list(sessions), path)
+    write_workbook(list(sessions), path, exists="replace")
     return path
 
 
@@ -498,7 +498,7 @@ def test_os_error_midway_leaves_no_file_and_keeps_the_old_one(tmp_path: Path) ->
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
     with pytest.raises(NapError) as caught:
-        write_workbook([evening()], target, disk_full)
+        write_workbook([evening()], target, disk_full, exists="replace")
     assert str(caught.value) == f"cannot write {target}: No space left on device"
     assert "\n" not in str(caught.value)
     assert list(tmp_path.iterdir()) == [target]
@@ -513,7 +513,7 @@ def test_failed_rename_removes_the_temporary_file(
 
     monkeypatch.setattr(os, "replace", refuse)
     with pytest.raises(NapError, match="Permission denied"):
-        write_workbook([evening()], tmp_path / "out.xlsx")
+        write_workbook([evening()], tmp_path / "out.xlsx", exists="replace")
     assert list(tmp_path.iterdir()) == []
 
 
