@@ -8,7 +8,9 @@ from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from openpyxl.cell import WriteOnlyCell
-from openpyxl.styles import Font
+from openpyxl.styles import Alignment, Font
+
+from napledger.export.style import MUTED
 
 if TYPE_CHECKING:  # a private module of openpyxl, needed only for annotations
     from openpyxl.worksheet._write_only import WriteOnlyWorksheet
@@ -27,8 +29,6 @@ _ILLEGAL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 # show as "A"; escaping the underscore (_x005F_) keeps what the person typed.
 _OOXML_ESCAPE = re.compile(r"_(x[0-9A-Fa-f]{4}_)")
 _MAX_TEXT = 32767  # Excel's limit for one cell
-
-_MUTED = Font(color="FF808080")
 
 # (symbol, symbol goes first) for currencies people are likely to play for.
 _SYMBOLS = {
@@ -89,35 +89,52 @@ class CellMaker:
     def __init__(self, ws: WriteOnlyWorksheet) -> None:
         self._ws = ws
 
-    def make(self, value: object, fmt: str | None = None, *, muted: bool = False) -> object:
+    def make(
+        self,
+        value: object,
+        fmt: str | None = None,
+        *,
+        muted: bool = False,
+        font: Font | None = None,
+        align: Alignment | None = None,
+    ) -> object:
         """A cell (or a plain value openpyxl can write as it is) for ``value``."""
         if value is None:
             return None
+        font = MUTED if muted else font
         if isinstance(value, str):
-            return self.text(clean_text(value), muted=muted)
+            return self.text(clean_text(value), font=font, align=align)
         if isinstance(value, datetime):
-            return self._styled(excel_datetime(value), fmt or DATETIME, muted)
+            return self._styled(excel_datetime(value), fmt or DATETIME, font, align)
         if isinstance(value, bool | int | Decimal):
-            if fmt is None and not muted:
+            if fmt is None and font is None and align is None:
                 return value
-            return self._styled(value, fmt, muted)
+            return self._styled(value, fmt, font, align)
         raise TypeError(f"cannot write {type(value).__name__} to a workbook")
 
-    def text(self, value: str, *, muted: bool = False) -> WriteOnlyCell:
+    def text(
+        self, value: str, *, font: Font | None = None, align: Alignment | None = None
+    ) -> WriteOnlyCell:
         """A text cell for already-cleaned ``value``, whatever it looks like."""
         cell = WriteOnlyCell(self._ws, value=value)
         # openpyxl guesses 'f' for "=..." and 'e' for "#N/A"; a name is neither.
         cell.data_type = "s"
         if value.startswith(_FORMULA_LEAD):
             cell.quotePrefix = True
-        if muted:
-            cell.font = _MUTED
+        if font is not None:
+            cell.font = font
+        if align is not None:
+            cell.alignment = align
         return cell
 
-    def _styled(self, value: object, fmt: str | None, muted: bool) -> WriteOnlyCell:
+    def _styled(
+        self, value: object, fmt: str | None, font: Font | None, align: Alignment | None
+    ) -> WriteOnlyCell:
         cell = WriteOnlyCell(self._ws, value=value)
         if fmt is not None:
             cell.number_format = fmt
-        if muted:
-            cell.font = _MUTED
+        if font is not None:
+            cell.font = font
+        if align is not None:
+            cell.alignment = align
         return cell

@@ -1,48 +1,67 @@
 """Line charts of each player's running balance, drawn from the Balance sheet.
 
-One chart per session, stacked down the Chart sheet: x is the deal number
+One chart per session, each on a printed page of its own: x is the deal number
 (0 is the start, before the first deal; a voided deal number has no point), y
 the player's running total in chips. Sessions get separate charts rather than
 one joined line because chips from sessions with different chip values or
 currencies do not add up, and deal numbers restart in each session.
+
+The charts are drawn as they are: straight segments between deals (a smoothed
+curve overshoots real totals), the deal numbers along the bottom, whatever the
+totals, and nothing at all while a player was not at the table (a gap, not a
+flat 0). Each series takes its name from the Balance sheet's header cell, so a
+name is shown exactly as typed even if it looks like a formula.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from openpyxl.chart import LineChart, Reference, Series
+from openpyxl.chart.data_source import StrRef
+from openpyxl.chart.marker import Marker
+from openpyxl.chart.series import SeriesLabel
+from openpyxl.utils import get_column_letter, quote_sheetname
+from openpyxl.worksheet.pagebreak import Break
 
-from napledger.export.cells import clean_text, xml_safe
+from napledger.export.cells import xml_safe
 from napledger.export.history import BalanceBlock
 
 if TYPE_CHECKING:  # a private module of openpyxl, needed only for annotations
     from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
-_WIDTH_CM, _HEIGHT_CM = 24.0, 12.0
-_ROWS_PER_CHART = 25  # default rows are 0.53 cm: 12 cm of chart plus a gap
+# Sized to fit a landscape A4 or Letter page inside the default margins at 100 %.
+# LibreOffice pages by whole columns: column A is as wide as the chart, so a chart
+# is never split across two pages.
+_WIDTH_CM, _HEIGHT_CM = 22.0, 14.0
+_COLUMN_WIDTH = 118.0  # characters: about 22.3 cm
+_ROWS_PER_PAGE = 28  # default rows are 0.53 cm: 14 cm of chart plus room to spare
 _DEAL_COLUMN = 2
+_LABELS = 40  # at most this many deal numbers along the axis, so they stay readable
+_MARKERS_UP_TO = 60  # points; past this, markers only clutter the line
 
 
 def add_charts(
     chart_ws: WriteOnlyWorksheet, data_ws: WriteOnlyWorksheet, blocks: Sequence[BalanceBlock]
 ) -> int:
-    """Anchor one chart per session that has players; returns how many were added."""
+    """Anchor one chart per session that has players, a page each; returns how many."""
+    chart_ws.column_dimensions["A"].width = _COLUMN_WIDTH
     added = 0
     for block in blocks:
         if not block.columns:
             continue  # a chart without series is a file Excel asks to repair
-        chart = _balance_chart(data_ws, block)
-        chart_ws.add_chart(chart, f"A{1 + added * _ROWS_PER_CHART}")
+        if added:
+            chart_ws.row_breaks.append(Break(id=added * _ROWS_PER_PAGE))
+        chart_ws.add_chart(_balance_chart(data_ws, block), f"A{1 + added * _ROWS_PER_PAGE}")
         added += 1
     return added
 
 
 def _balance_chart(data_ws: WriteOnlyWorksheet, block: BalanceBlock) -> LineChart:
-    session = block.session
     chart = LineChart()
-    chart.title = xml_safe(f"Running balance — session {session.id}: {session.name}")
+    chart.title = xml_safe(f"Running balance: {block.session.name}")
     chart.y_axis.title = "Chips"
     chart.x_axis.title = "Deal"
     chart.width, chart.height = _WIDTH_CM, _HEIGHT_CM
@@ -50,10 +69,23 @@ def _balance_chart(data_ws: WriteOnlyWorksheet, block: BalanceBlock) -> LineChar
     chart.x_axis.delete = False
     chart.y_axis.delete = False
     chart.x_axis.axPos = "b"  # openpyxl puts the deal axis on the left by default
+    chart.x_axis.tickLblPos = "low"  # along the bottom, not across the plot at zero
+    points = block.last_row - block.first_row + 1
+    skip = max(1, math.ceil(points / _LABELS))
+    chart.x_axis.tickLblSkip = skip
+    chart.x_axis.tickMarkSkip = skip
+    chart.y_axis.number_format = "#,##0"
+    chart.display_blanks = "gap"
     rows = {"min_row": block.first_row, "max_row": block.last_row}
-    for player, column in block.columns.items():
+    sheet = quote_sheetname(data_ws.title)
+    for column in block.columns.values():
         values = Reference(data_ws, min_col=column, max_col=column, **rows)
-        # A series name is SpreadsheetML text (_xHHHH_ escapes apply); a title is not.
-        chart.series.append(Series(values, title=clean_text(player)))
+        series = Series(values)
+        letter = get_column_letter(column)
+        series.tx = SeriesLabel(strRef=StrRef(f"{sheet}!${letter}$1"))
+        series.smooth = False
+        if points > _MARKERS_UP_TO:
+            series.marker = Marker(symbol="none")
+        chart.series.append(series)
     chart.set_categories(Reference(data_ws, min_col=_DEAL_COLUMN, max_col=_DEAL_COLUMN, **rows))
     return chart

@@ -20,8 +20,12 @@ class StakeRow:
 
     bid: str
     tricks: int
-    win: int
-    lose: int
+    win: int  # chips from each opponent when made
+    lose: int  # chips to each opponent when failed
+    misere: bool = False  # made by taking no tricks at all
+    enabled: bool = True  # False: switched off in this session, cannot be bid
+    pot_bid: bool = False  # made: takes the pot; failed (pool_fail_doubles): pays it its amount
+    fail_pot: int = 0  # chips a failed bidder also pays into the pot
 
 
 @dataclass(frozen=True)
@@ -37,9 +41,12 @@ class DealRow:
     peeps: tuple[str, ...]
     purchases: tuple[tuple[str, int], ...]  # (player, cards bought)
     pot_after: int  # chips in the pot after the deal
-    changes: Mapping[str, int]  # chips each player gained (+) or lost (-); empty unless live
+    # Chips each player gained (+) or lost (-). For a voided or replaced deal: what it
+    # had paid while it counted; it no longer does, so no total includes it.
+    changes: Mapping[str, int]
     recorded_at: datetime
     note: str | None = None  # free text typed with the deal or its amendment
+    seated: tuple[str, ...] | None = None  # who sat for it; None: everyone of the session
 
     def __post_init__(self) -> None:
         # An unknown status would silently drop a deal from the running totals.
@@ -79,8 +86,13 @@ class SessionExport:
     players: tuple[str, ...]  # everyone who sat, in seat order
     chips: Mapping[str, int]  # final chips per player (after any close)
     pot: int  # chips left in the pot at the end
-    settlement: tuple[PaymentRow, ...]
+    settlement: tuple[PaymentRow, ...]  # this session's own plan
     stakes: tuple[StakeRow, ...]
     settings: Mapping[str, str | int | bool]
     deals: Sequence[DealRow]  # in order; may be very long (50,000)
     ledger: Sequence[LedgerRow]
+    # Each party's net money as `settle` counts it ("pot" where money sits in a carried
+    # box; an open session as if closed now with the pot split). The evening's one
+    # settlement is the fewest payments squaring the sum of these over its sessions.
+    # None: the session's chips times the chip value, no pot party.
+    net: Mapping[str, Decimal] | None = None

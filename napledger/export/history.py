@@ -16,11 +16,12 @@ from napledger.export.data import DealRow, LedgerRow, SessionExport
 from napledger.export.sheet import MONEY, Column, Sheet, width_of
 
 PROGRESS_EVERY = 500  # deals between two progress calls
+_NAME_CAP = 14  # characters of a name column on the Deals sheet
 
 DEAL_COLUMNS = (
-    Column("Session"),
-    Column("Deal"),
-    Column("Revision"),
+    Column("Session", numeric=True),
+    Column("Deal", numeric=True),
+    Column("Revision", numeric=True),
     Column("Status"),
     Column("Dealer"),
     Column("Bidder"),
@@ -34,15 +35,15 @@ DEAL_COLUMNS = (
     Column("Note"),
 )
 LEDGER_COLUMNS = (
-    Column("Session"),
-    Column("Deal"),
-    Column("Revision"),
+    Column("Session", numeric=True),
+    Column("Deal", numeric=True),
+    Column("Revision", numeric=True),
     Column("Payer"),
     Column("Payee"),
     Column("Chips", CHIPS),
     Column("Money", MONEY),
 )
-BALANCE_COLUMNS = (Column("Session"), Column("Deal"))
+BALANCE_COLUMNS = (Column("Session", numeric=True), Column("Deal", numeric=True))
 
 
 @dataclass
@@ -92,7 +93,11 @@ def write_history(
     players = roster(sessions)
     deal_columns = [*DEAL_COLUMNS]
     for player in players:
-        deal_columns += [Column(f"{player} change", CHANGE), Column(f"{player} total", CHIPS)]
+        deal_columns += [
+            Column(f"{player} change", CHANGE),
+            Column(f"{player} money", MONEY),
+            Column(f"{player} total", CHIPS),
+        ]
     balance_columns = [*BALANCE_COLUMNS, *(Column(p, CHIPS) for p in players)]
     deals.set_widths(_deal_widths(sessions, deal_columns))
     ledger.set_widths(_ledger_widths(sessions))
@@ -126,13 +131,18 @@ def _write_session(
     totals = dict.fromkeys(session.players, 0)
     transfers = _Transfers(session, ledger, fmt)
 
-    def balance_row(number: int) -> None:
-        balance.append([session.id, number, *(totals.get(p) for p in players)])
+    def balance_row(number: int, seated: Sequence[str]) -> None:
+        # Nothing (a gap in the chart, not a flat 0) for whoever was not at the table.
+        balance.append(
+            [session.id, number, *(totals.get(p) if p in seated else None for p in players)]
+        )
 
     block = BalanceBlock(session, balance.rows + 1, balance.rows + 1)
     first_player_column = len(BALANCE_COLUMNS) + 1
     block.columns = {p: first_player_column + i for i, p in enumerate(players) if p in seated}
-    balance_row(0)  # everyone starts level, so each line of the chart starts at zero
+    first = next((d for d in session.deals if d.status == "live"), None)
+    # Everyone at the first deal starts level, so each of their lines starts at zero.
+    balance_row(0, _seated(session, first))
     live_count = 0
     for deal in session.deals:
         live = deal.status == "live"
@@ -145,8 +155,12 @@ def _write_session(
                         f"{player!r} is not one of the session's players"
                     )
                 totals[player] += chips
-            balance_row(deal.number)
-        deals.append(_deal_values(session, deal, players, totals if live else None), muted=not live)
+            balance_row(deal.number, _seated(session, deal))
+        deals.append(
+            _deal_values(session, deal, players, totals if live else None),
+            money=fmt,
+            muted=not live,
+        )
         transfers.write_through(deal.number)
         tick.deal_written()
     transfers.write_through(None)
@@ -155,13 +169,24 @@ def _write_session(
     return live_count
 
 
+def _seated(session: SessionExport, deal: DealRow | None) -> Sequence[str]:
+    if deal is None or deal.seated is None:
+        return session.players
+    # A player with a payment in the deal was at the table, whatever the record says.
+    return [*deal.seated, *deal.changes]
+
+
 def _deal_values(
     session: SessionExport,
     deal: DealRow,
     players: Sequence[str],
     totals: dict[str, int] | None,
 ) -> list[object]:
-    """One row of the Deals sheet; ``totals`` is None for a deal that does not count."""
+    """One row of the Deals sheet; ``totals`` is None for a deal that does not count.
+
+    A deal that does not count (voided, or replaced by a correction) still shows
+    what it had paid, so the correction can be read; the row is greyed.
+    """
     purchases = ", ".join(f"{name} {cards}" for name, cards in deal.purchases)
     values: list[object] = [
         session.id,
@@ -179,11 +204,12 @@ def _deal_values(
         deal.recorded_at,
         deal.note,
     ]
+    at_table = set(_seated(session, deal))
     for player in players:
-        if totals is None or player not in totals:
-            values += [None, None]
-        else:
-            values += [deal.changes.get(player), totals[player]]
+        change = deal.changes.get(player) if player in at_table else None
+        money = None if change is None else change * session.chip_value
+        total = None if totals is None or player not in at_table else totals.get(player)
+        values += [change, money, total]
     return values
 
 
@@ -220,26 +246,31 @@ class _Transfers:
 
 
 def _deal_widths(sessions: Sequence[SessionExport], columns: Sequence[Column]) -> list[float]:
-    """Widths from what the texts will be, so the long history is read only once."""
-    name = max((len(p) for s in sessions for p in s.players), default=6)
+    """Widths from what the texts will be, so the long history is read only once.
+
+    Kept narrow so that a printed page, as wide as the sheet, stays readable: long
+    headers wrap, and a long name is cut at the column's edge rather than widening it.
+    """
+    name = min(max((len(p) for s in sessions for p in s.players), default=6), _NAME_CAP)
     bid = max((len(st.bid) for s in sessions for st in s.stakes), default=6)
     guesses = {
-        "Session": 4,
+        "Session": 7,
         "Deal": 5,
-        "Revision": 2,
+        "Revision": 8,
         "Status": len("replaced"),
         "Dealer": name,
         "Bidder": name,
         "Bid": bid,
         "Outcome": max(len("failed (10 tricks)"), len("revoke by ") + name),
         "Revoker": name,
-        "Peeps": 2 * name + 2,
-        "Purchases": 2 * name + 6,
+        "Peeps": name,
+        "Purchases": name + 2,
         "Pot after": 5,
         "Recorded at": 16,
-        "Note": 30,
+        "Note": 24,
     }
-    return [max(width_of(c.header) + 3, guesses.get(c.header, 7) + 1) for c in columns]
+    # A player's change, money and total: numbers, a few characters wide.
+    return [guesses.get(c.header, 8) + 1 for c in columns]
 
 
 def _ledger_widths(sessions: Sequence[SessionExport]) -> list[float]:

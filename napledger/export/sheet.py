@@ -1,4 +1,4 @@
-"""One write-only worksheet: column widths, frozen header, rows, and Excel tables."""
+"""One write-only worksheet: column widths, frozen header, rows, tables and page setup."""
 
 from __future__ import annotations
 
@@ -7,14 +7,27 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from openpyxl import Workbook
+from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.filters import AutoFilter
 from openpyxl.worksheet.table import Table, TableColumn, TableStyleInfo
 
 from napledger.errors import NapError
-from napledger.export.cells import CellMaker, clean_text
+from napledger.export.cells import CellMaker, clean_text, xml_safe
+from napledger.export.style import (
+    FAMILY,
+    HEADER,
+    HEADER_FILL,
+    HEADER_LEFT,
+    HEADER_RIGHT,
+    HEADING,
+    NOTE,
+    RIGHT,
+    TITLE,
+)
 
 MONEY = "money"  # a column whose number format is the session's currency format
 MAX_ROWS = 1_048_576  # Excel opens no sheet longer than this
@@ -23,10 +36,22 @@ _MIN_WIDTH, _MAX_WIDTH = 6.0, 50.0
 _FILTER_BUTTON = 3.0  # header cells of a table also hold the filter drop-down
 
 
+if TYPE_CHECKING:  # a private module of openpyxl, needed only for annotations
+    from openpyxl.worksheet._write_only import WriteOnlyWorksheet
+
+_LINE_HEIGHT = 15.0  # points: one line of 11-point text
+_HEADER_FOOTER_MAX = 100  # characters of a name in a page header (Excel allows 255 in all)
+
+
 @dataclass(frozen=True)
 class Column:
     header: str
     fmt: str | None = None  # a number format, MONEY, or None for the default
+    numeric: bool = False  # holds numbers even without a format: its header sits right
+
+    @property
+    def right(self) -> bool:
+        return self.numeric or self.fmt is not None
 
 
 class Sheet:
@@ -36,34 +61,107 @@ class Sheet:
     them before the first row is appended.
     """
 
-    def __init__(self, wb: Workbook, title: str, freeze: str = "A2") -> None:
+    def __init__(self, wb: Workbook, title: str, freeze: str | None = "A2") -> None:
         self.ws = wb.create_sheet(title)
         self.ws.freeze_panes = freeze
         self.cells = CellMaker(self.ws)
         self.rows = 0
+        self._widths: list[float] = []
         self._columns: Sequence[Column] = ()
         self._table: tuple[str, int, list[str]] | None = None
 
     def set_widths(self, widths: Iterable[float]) -> None:
-        for index, width in enumerate(widths, 1):
-            width = min(max(width, _MIN_WIDTH), _MAX_WIDTH)
+        self._widths = [min(max(width, _MIN_WIDTH), _MAX_WIDTH) for width in widths]
+        for index, width in enumerate(self._widths, 1):
             self.ws.column_dimensions[get_column_letter(index)].width = width
+
+    def print_setup(
+        self,
+        header: str,
+        *,
+        repeat_first_row: bool = True,
+        pages_wide: int = 1,
+        repeat_columns: str | None = None,
+    ) -> None:
+        """Landscape, as wide as the page, the header row on every page, name and page numbers.
+
+        ``header`` (the evening's sessions) goes at the top left of every page, the
+        sheet's name at the top right and "Page n of m" at the bottom. A sheet too wide
+        to read on one page can take ``pages_wide`` pages side by side, each repeating
+        ``repeat_columns`` (such as "A:B") and printed left to right before going down.
+        """
+        setup = self.ws.page_setup
+        setup.orientation = "landscape"
+        self.ws.sheet_properties.pageSetUpPr.fitToPage = True
+        setup.fitToWidth = pages_wide
+        setup.fitToHeight = 0  # as many pages down as it takes
+        if pages_wide > 1:
+            setup.pageOrder = "overThenDown"
+        if repeat_first_row:
+            self.ws.print_title_rows = "1:1"
+        if repeat_columns:
+            self.ws.print_title_cols = repeat_columns
+        page_header_footer(self.ws, header)
+
+    def header(self, columns: Sequence[Column], headers: Sequence[str] | None = None) -> None:
+        """A header row: bold on a fill, the headers of numbers aligned right like them."""
+        texts = headers or [clean_text(c.header) for c in columns]
+        cells = [
+            self.cells.text(text, font=HEADER, align=HEADER_RIGHT if c.right else HEADER_LEFT)
+            for text, c in zip(texts, columns, strict=True)
+        ]
+        for cell in cells:
+            cell.fill = HEADER_FILL
+        # A header longer than its column wraps: give the row the lines it needs (Excel
+        # does not grow a row for wrapped text by itself).
+        lines = max(
+            (_lines(text, width) for text, width in zip(texts, self._widths, strict=False)),
+            default=1,
+        )
+        if lines > 1:
+            self.ws.row_dimensions[self.rows + 1].height = _LINE_HEIGHT * min(lines, 4)
+        self.ws.append(cells)
+        self.rows += 1
+        self._columns = columns
+
+    def line(self, text: str, font: Font = NOTE) -> None:
+        """One line of text in the first column, free to run on over the empty cells."""
+        self.ws.append([self.cells.text(clean_text(text), font=font)])
+        self.rows += 1
+
+    def title(self, text: str) -> None:
+        self.line(text, TITLE)
+
+    def heading(self, text: str) -> None:
+        self.line(text, HEADING)
 
     def begin_table(self, name: str, columns: Sequence[Column]) -> None:
         headers = table_headers(c.header for c in columns)
-        self.ws.append([self.cells.text(h) for h in headers])
-        self.rows += 1
-        self._columns = columns
+        self.header(columns, headers)
         self._table = (name, self.rows, headers)
 
-    def append(self, values: Sequence[object], *, money: str = "", muted: bool = False) -> None:
+    def append(
+        self,
+        values: Sequence[object],
+        *,
+        money: str = "",
+        muted: bool = False,
+        font: Font | None = None,
+    ) -> None:
         if self.rows >= MAX_ROWS - 1:  # keep a row for the "(none)" or a closing table
             raise NapError(
                 f"too many rows for Excel's {self.ws.title} sheet: export fewer sessions at once"
             )
         make = self.cells.make
         row = [
-            make(value, money if column.fmt == MONEY else column.fmt, muted=muted)
+            make(
+                value,
+                money if column.fmt == MONEY else column.fmt,
+                muted=muted,
+                font=font,
+                # A word in a column of numbers ("no tricks") sits where the numbers do.
+                align=RIGHT if column.right and isinstance(value, str) else None,
+            )
             for value, column in zip(values, self._columns, strict=True)
         ]
         self.ws.append(row)
@@ -93,6 +191,31 @@ class Sheet:
     def blank(self) -> None:
         self.ws.append([])
         self.rows += 1
+
+
+def _lines(text: str, width: float) -> int:
+    """Lines ``text`` wraps to in a column ``width`` characters wide, breaking at spaces."""
+    lines, used = 1, 0
+    for word in text.split():
+        if used and used + 1 + len(word) > width - 1:
+            lines, used = lines + 1, len(word)
+        else:
+            used += len(word) + (1 if used else 0)
+    return lines
+
+
+def page_header_footer(ws: WriteOnlyWorksheet, header: str) -> None:
+    """``header`` top left, the sheet's name top right, "Page n of m" at the bottom."""
+    # In header and footer text "&" starts a code (&P is the page number): double it.
+    text = xml_safe(header)[:_HEADER_FOOTER_MAX].replace("&", "&&")
+    for part, value in (
+        (ws.oddHeader.left, text),
+        (ws.oddHeader.right, "&A"),
+        (ws.oddFooter.center, "Page &P of &N"),
+    ):
+        part.text = value
+        part.size = 9
+        part.font = FAMILY
 
 
 def table_headers(headers: Iterable[str]) -> list[str]:

@@ -1,124 +1,226 @@
-"""The small sheets, built in memory first so their columns can be sized to fit."""
+"""The small sheets: Summary (the evening's report) and Rules (what the money follows).
+
+Both are built in memory first, so their columns can be sized to fit, and are laid
+out as a person reads them: a title, then blocks, each with its own heading and
+header row, rather than tables stacked under one frozen header.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from datetime import date
+from decimal import Decimal
 
-from napledger.export.cells import CHIPS, money_format
-from napledger.export.data import SessionExport
-from napledger.export.sheet import MONEY, Column, Sheet, fit_widths
+from napledger.export.cells import CHIPS, excel_datetime, money_format
+from napledger.export.data import SessionExport, StakeRow
+from napledger.export.evening import EveningPart, evening
+from napledger.export.sheet import MONEY, Column, Sheet
+from napledger.export.style import TOTAL
+from napledger.ledger import POT
 
+NAME_WIDTH = (12.0, 30.0)  # the first columns hold names: at least, at most
 
-@dataclass(frozen=True)
-class Block:
-    """One table of a sheet: rows of values, each row with its session's money format."""
-
-    table: str
-    columns: Sequence[Column]
-    rows: Sequence[tuple[str, Sequence[object]]]
-
-
-SESSION_COLUMNS = (
-    Column("Session"),
-    Column("Name"),
-    Column("Variant"),
-    Column("Currency"),
-    Column("Chip value", MONEY),
-    Column("Created"),
-    Column("Closed"),
-    Column("Live deals"),
-    Column("Pot (chips)", CHIPS),
-    Column("Pot (money)", MONEY),
-)
-BALANCE_COLUMNS = (
-    Column("Session"),
-    Column("Player"),
-    Column("Chips", CHIPS),
-    Column("Money", MONEY),
-)
-SETTLEMENT_COLUMNS = (Column("Session"), Column("Payer"), Column("Payee"), Column("Money", MONEY))
+TOTAL_COLUMNS = (Column("Player"), Column("Chips", CHIPS), Column("Money", MONEY))
+MONEY_ONLY_COLUMNS = (Column("Player"), Column("Money", MONEY))
+PAYMENT_COLUMNS = (Column("Pays"), Column("To"), Column("Amount", MONEY))
 STAKE_COLUMNS = (
-    Column("Session"),
     Column("Bid"),
-    Column("Tricks"),
-    Column("Win (chips)", CHIPS),
-    Column("Lose (chips)", CHIPS),
+    Column("Tricks", numeric=True),
+    Column("In play"),
+    Column("Made: each opponent pays", CHIPS),
+    Column("Failed: pays each opponent", CHIPS),
+    Column("What it does to the pot"),
 )
-SETTING_COLUMNS = (Column("Session"), Column("Setting"), Column("Value"))
+SETTING_COLUMNS = (Column("Setting"), Column("Value"), Column("What it does"))
+
+
+def evening_title(sessions: Sequence[SessionExport]) -> str:
+    """What the evening is called on every printed page: its sessions' names."""
+    if not sessions:
+        return "napledger: no sessions"
+    return "Nap evening: " + ", ".join(s.name for s in sessions)
 
 
 def write_summary(
     sheet: Sheet, sessions: Sequence[SessionExport], live_deals: Sequence[int]
 ) -> None:
-    """Sessions, then every player's final chips and money, then the settlement."""
-    sessions_rows = []
-    balance_rows = []
-    settlement_rows = []
+    """The evening first (totals, one settlement), then each session's own block."""
+    name_width = _name_width(sessions)
+    sheet.set_widths([name_width, max(name_width, 12.0), 16.0, 12.0])
+    sheet.title(evening_title(sessions))
+    if not sessions:
+        return
+    sheet.line(_evening_line(sessions, live_deals))
+    parts = evening(sessions)
+    for part in parts:
+        _write_part(sheet, part, several=len(parts) > 1)
+    if any(s.closed is None for s in sessions):
+        sheet.line("An open session counts as if it closed now with the pot split, as settle does.")
     for session, live in zip(sessions, live_deals, strict=True):
-        fmt = money_format(session.currency, session.chip_value)
-        value = session.chip_value
-        sessions_rows.append(
-            (
-                fmt,
-                (
-                    session.id,
-                    session.name,
-                    session.variant,
-                    session.currency,
-                    value,
-                    session.created,
-                    session.closed,
-                    live,
-                    session.pot,
-                    session.pot * value,
-                ),
-            )
-        )
-        for player in session.players:
-            chips = session.chips.get(player, 0)
-            balance_rows.append((fmt, (session.id, player, chips, chips * value)))
-        for payment in session.settlement:
-            settlement_rows.append((fmt, (session.id, payment.payer, payment.payee, payment.money)))
-    write_blocks(
-        sheet,
-        [
-            Block("SessionsTable", SESSION_COLUMNS, sessions_rows),
-            Block("BalancesTable", BALANCE_COLUMNS, balance_rows),
-            Block("SettlementTable", SETTLEMENT_COLUMNS, settlement_rows),
-        ],
-    )
+        _write_session(sheet, session, live)
+
+
+def _evening_line(sessions: Sequence[SessionExport], live_deals: Sequence[int]) -> str:
+    days = sorted({excel_datetime(s.created).date() for s in sessions})
+    when = _day(days[0]) if len(days) == 1 else f"{_day(days[0])} to {_day(days[-1])}"
+    count = len(sessions)
+    deals = sum(live_deals)
+    return f"{when} · {count} session{'s' * (count != 1)} · {deals} deal{'s' * (deals != 1)}"
+
+
+def _day(day: date) -> str:
+    return f"{day:%a} {day.day} {day:%b %Y}"
+
+
+def _write_part(sheet: Sheet, part: EveningPart, several: bool) -> None:
+    fmt = max((money_format(s.currency, s.chip_value) for s in part.sessions), key=len)
+    suffix = f" ({part.currency})" if several else ""
+    sheet.blank()
+    sheet.heading(f"Evening totals{suffix}")
+    chips = part.chip_value is not None
+    sheet.header(TOTAL_COLUMNS if chips else MONEY_ONLY_COLUMNS)
+    players = list(dict.fromkeys(p for s in part.sessions for p in s.players))
+    for party in [*players, *(p for p in part.net if p not in players)]:
+        money = part.net.get(party, Decimal(0))
+        if party == POT and not money:
+            continue
+        values = [party, part.chips(party), money] if chips else [party, money]
+        sheet.append(values, money=fmt)
+    sheet.blank()
+    count = len(part.plan)
+    sheet.heading(f"Settlement{suffix}: {count} payment{'s' * (count != 1)}")
+    if not part.plan:
+        sheet.line("Everyone is square.")
+        return
+    sheet.header(PAYMENT_COLUMNS)
+    for payment in part.plan:
+        sheet.append([payment.payer, payment.payee, payment.amount], money=fmt, font=TOTAL)
+
+
+def _write_session(sheet: Sheet, session: SessionExport, live: int) -> None:
+    fmt = money_format(session.currency, session.chip_value)
+    value = session.chip_value
+    sheet.blank()
+    sheet.heading(f"Session: {session.name}")
+    sheet.line(_session_line(session, live))
+    sheet.header(TOTAL_COLUMNS)
+    for player in session.players:
+        chips = session.chips.get(player, 0)
+        sheet.append([player, chips, chips * value], money=fmt)
+    if session.pot:
+        sheet.append(["left in the pot", session.pot, session.pot * value], money=fmt, muted=True)
+
+
+def _session_line(session: SessionExport, live: int) -> str:
+    chip = f"{session.chip_value.normalize():f} {session.currency}".strip()
+    started = f"started {excel_datetime(session.created):%Y-%m-%d %H:%M}"
+    closed = f"closed {excel_datetime(session.closed):%Y-%m-%d %H:%M}" if session.closed else "open"
+    deals = f"{live} deal{'s' * (live != 1)}"
+    return f"{session.variant} · a chip is {chip} · {started}, {closed} · {deals}"
+
+
+def _name_width(sessions: Sequence[SessionExport]) -> float:
+    longest = max((len(p) for s in sessions for p in s.players), default=0)
+    low, high = NAME_WIDTH
+    return min(max(longest + 2.0, low), high)
+
+
+# --- Rules ------------------------------------------------------------------------------
 
 
 def write_rules(sheet: Sheet, sessions: Sequence[SessionExport]) -> None:
-    """The stake table and the settings each session was played under."""
-    stake_rows = [
-        ("", (s.id, stake.bid, stake.tricks, stake.win, stake.lose))
-        for s in sessions
-        for stake in s.stakes
-    ]
-    setting_rows = [("", (s.id, key, value)) for s in sessions for key, value in s.settings.items()]
-    write_blocks(
-        sheet,
-        [
-            Block("StakesTable", STAKE_COLUMNS, stake_rows),
-            Block("SettingsTable", SETTING_COLUMNS, setting_rows),
-        ],
-    )
+    """Each set of rules once, with the sessions played under it and what it does to the pot."""
+    sheet.set_widths([22.0, 10.0, 13.0, 13.0, 13.0, 60.0])
+    groups: dict[tuple[object, ...], list[SessionExport]] = {}
+    for s in sessions:
+        same = (s.variant, s.stakes, tuple(sorted(s.settings.items(), key=lambda kv: kv[0])))
+        groups.setdefault(same, []).append(s)
+    sheet.title("Rules")
+    if not sessions:
+        sheet.line("No sessions.")
+    for group in groups.values():
+        first = group[0]
+        sheet.blank()
+        sheet.heading(first.variant)
+        sheet.line("Played in: " + ", ".join(s.name for s in group))
+        pot_fail_doubles = bool(first.settings.get("pool_fail_doubles"))
+        sheet.header(STAKE_COLUMNS)
+        for stake in first.stakes:
+            sheet.append(
+                [
+                    stake.bid,
+                    "no tricks" if stake.misere else stake.tricks,
+                    "yes" if stake.enabled else "off",
+                    stake.win,
+                    stake.lose,
+                    stake_note(stake, pot_fail_doubles),
+                ],
+                muted=not stake.enabled,
+            )
+        sheet.blank()
+        sheet.header(SETTING_COLUMNS)
+        for key, setting in first.settings.items():
+            sheet.append([key, _setting_text(setting), setting_note(key, setting, first.settings)])
+        sheet.line(
+            "At the close of a session the pot is split among those seated, "
+            "given to one player, or carried to the next session, as chosen with close."
+        )
 
 
-def write_blocks(sheet: Sheet, blocks: Sequence[Block]) -> None:
-    """Tables one under another, a blank row between, columns wide enough for all."""
-    widths: dict[int, float] = {}
-    for block in blocks:
-        fitted = fit_widths([c.header for c in block.columns], (r for _, r in block.rows))
-        for index, width in enumerate(fitted):
-            widths[index] = max(widths.get(index, 0.0), width)
-    sheet.set_widths(widths[index] for index in sorted(widths))
-    for index, block in enumerate(blocks):
-        if index:
-            sheet.blank()
-        sheet.begin_table(block.table, block.columns)
-        for fmt, values in block.rows:
-            sheet.append(values, money=fmt)
-        sheet.end_table()
+def stake_note(stake: StakeRow, pot_fail_doubles: bool) -> str:
+    """What a bid does to the pot, in a few words."""
+    if not stake.enabled:
+        return "off in this session: it cannot be bid"
+    parts = []
+    if stake.pot_bid:
+        parts.append("made: takes the whole pot")
+        if pot_fail_doubles:
+            parts.append("failed: pays the pot as much as it holds (doubles it)")
+    if stake.fail_pot:
+        chips = f"{stake.fail_pot} chip{'s' * (stake.fail_pot != 1)}"
+        parts.append(f"failed: also pays {chips} into the pot")
+    return "; ".join(parts) or "none: paid between the players only"
+
+
+def _setting_text(value: object) -> str:
+    if value is True:
+        return "on"
+    if value is False:
+        return "off"
+    return str(value)
+
+
+def setting_note(key: str, value: object, settings: Mapping[str, object]) -> str:
+    """What a setting does to the money, in a few words."""
+    on = value not in (False, "off", 0, None)
+    ante = settings.get("pool_ante", 1)
+    notes = {
+        "dealer_sits_out_from": (
+            f"with {value} or more seated, the dealer sits the deal out"
+            if on
+            else "the dealer always plays"
+        ),
+        "pool": (
+            f"every seated player antes {ante} into the pot each deal, passed-out ones too"
+            if on
+            else "no ante from every player"
+        ),
+        "pool_ante": "chips each player antes when pool is on",
+        "pool_fail_doubles": (
+            "a failed pot bid pays the pot as much as it holds"
+            if on
+            else "a failed pot bid pays the pot nothing"
+        ),
+        "dealer_ante": (
+            f"the dealer puts {value} into the pot each deal" if on else "the dealer antes nothing"
+        ),
+        "peep_fee": f"each player who peeps pays {value} into the pot" if on else "peeping is free",
+        "purchase_fee": (
+            f"each card bought costs {value}, paid into the pot" if on else "buying cards is free"
+        ),
+    }
+    if key in notes:
+        return notes[key]
+    if isinstance(value, bool):
+        return f"the bid {key} is {'on' if value else 'off'}"
+    return ""

@@ -21,8 +21,8 @@ from napledger.errors import NapError
 from napledger.export.chart import add_charts
 from napledger.export.data import SessionExport
 from napledger.export.history import PROGRESS_EVERY, write_history
-from napledger.export.sheet import Sheet
-from napledger.export.summary import write_rules, write_summary
+from napledger.export.sheet import Sheet, page_header_footer
+from napledger.export.summary import evening_title, write_rules, write_summary
 
 __all__ = ["PROGRESS_EVERY", "TargetExists", "write_workbook"]
 
@@ -193,12 +193,28 @@ def _fill(
     wb.properties.creator = "napledger"
     # Sheets appear in creation order; each streams to its own temporary file,
     # so they can be filled in any order.
-    summary = Sheet(wb, "Summary")
+    summary = Sheet(wb, "Summary", freeze=None)
     chart_ws = wb.create_sheet("Chart")
     deals = Sheet(wb, "Deals", freeze="C2")
+    rules = Sheet(wb, "Rules", freeze=None)
     ledger = Sheet(wb, "Ledger")
     balance = Sheet(wb, "Balance", freeze="C2")
-    rules = Sheet(wb, "Rules")
+
+    title = evening_title(sessions)
+    summary.print_setup(title, repeat_first_row=False)
+    rules.print_setup(title, repeat_first_row=False)
+    # Deals has three columns for every player: one page wide would print it too small
+    # to read, so it takes two, each starting with the session and deal numbers.
+    deals.print_setup(title, pages_wide=2, repeat_columns="A:B")
+    for sheet in (ledger, balance):
+        sheet.print_setup(title)
+    chart_ws.page_setup.orientation = "landscape"  # no fit-to-page: it would drop the breaks
+    page_header_footer(chart_ws, title)
+
+    # Every transfer, and the numbers behind the charts: data to check and to compute
+    # with, not to print. Hidden sheets are not printed; one click shows them again.
+    ledger.ws.sheet_state = "hidden"
+    balance.ws.sheet_state = "hidden"
 
     history = write_history(sessions, deals, ledger, balance, progress)
     write_summary(summary, sessions, history.live_deals)

@@ -5,11 +5,13 @@ from __future__ import annotations
 from decimal import Decimal
 
 from napledger.export.data import DealRow, LedgerRow, PaymentRow, SessionExport, StakeRow
-from napledger.ledger import POT
+from napledger.ledger import POT, postings
 from napledger.rules.load import rules_to_dict
-from napledger.rules.scoring import close_transfers, outcome, replay
+from napledger.rules.model import Rules
+from napledger.rules.scoring import Deal, close_transfers, outcome, replay
 from napledger.settle import settle
 from napledger.store.book import Book, deal_from_json
+from napledger.store.models import DealRow as StoredDeal
 from napledger.store.models import SessionRow
 
 
@@ -35,6 +37,7 @@ def session_export(book: Book, row: SessionRow) -> SessionExport:
             for t in close_transfers(pot_at_close, table.seating, row.pot_to)
         ]
     net, _, _ = book.net_money([row])
+    paid = _what_replaced_deals_paid(rules, row, rows, records)
     settings = {k: "off" if v is None else v for k, v in rules_to_dict(rules)["settings"].items()}
     return SessionExport(
         id=row.id or 0,
@@ -48,7 +51,12 @@ def session_export(book: Book, row: SessionRow) -> SessionExport:
         chips=table.chips,
         pot=table.pot,
         settlement=tuple(PaymentRow(p.payer, p.payee, Decimal(p.amount)) for p in settle(net)),
-        stakes=tuple(StakeRow(b.name, b.tricks, b.win, b.lose) for b in rules.bids),
+        stakes=tuple(
+            StakeRow(
+                b.name, b.tricks, b.win, b.lose, b.misere, rules.enabled(b), b.pot_bid, b.fail_pot
+            )
+            for b in rules.bids
+        ),
         settings=settings,
         deals=[
             DealRow(
@@ -65,13 +73,35 @@ def session_export(book: Book, row: SessionRow) -> SessionExport:
                 pot_after=r.pot_after,
                 changes={
                     a: c
-                    for a, c in entries.get(r.id, {}).items()
-                    if a != POT and r.status == "live"
+                    for a, c in (
+                        entries.get(r.id, {}) if r.status == "live" else paid[r.id]
+                    ).items()
+                    if a != POT
                 },
                 recorded_at=r.recorded_at,
                 note=d.note,
+                seated=d.seated,
             )
             for r in rows
         ],
         ledger=ledger,
+        net=net,
     )
+
+
+def _what_replaced_deals_paid(
+    rules: Rules, row: SessionRow, rows: list[StoredDeal], records: dict[int | None, Deal]
+) -> dict[int | None, dict[str, int]]:
+    """What each voided or replaced deal paid, scored on the pot the live deals leave before it.
+
+    Those deals keep no entries, so they are scored again: with the pot as the ledger
+    now stands, which is what they paid unless an earlier deal was corrected after them.
+    """
+    pot, paid = row.opening_pot, {}
+    for r in rows:  # in deal order; a number's older revisions come before its live one
+        if r.status == "live":
+            pot = r.pot_after
+        else:
+            (scored,) = replay(rules, [records[r.id]], pot)
+            paid[r.id] = postings(scored.transfers)
+    return paid
