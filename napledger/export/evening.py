@@ -32,7 +32,7 @@ class EveningPart:
 
     def chips(self, party: str) -> int | None:
         value = self.chip_value
-        return int(self.net[party] / value) if value else None
+        return int(self.net.get(party, 0) / value) if value else None
 
 
 def session_net(session: SessionExport) -> dict[str, Decimal]:

@@ -16,7 +16,7 @@ from napledger.export.data import DealRow, LedgerRow, SessionExport
 from napledger.export.sheet import MONEY, Column, Sheet, width_of
 
 PROGRESS_EVERY = 500  # deals between two progress calls
-_NAME_CAP = 14  # characters of a name column on the Deals sheet
+_NAME_CAP = 16  # characters of a name column on the Deals sheet
 
 DEAL_COLUMNS = (
     Column("Session", numeric=True),

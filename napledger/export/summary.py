@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from datetime import date
 from decimal import Decimal
 
-from napledger.export.cells import CHIPS, excel_datetime, money_format
+from napledger.export.cells import CHIPS, DATETIME, excel_datetime, money_format
 from napledger.export.data import SessionExport, StakeRow
 from napledger.export.evening import EveningPart, evening
 from napledger.export.sheet import MONEY, Column, Sheet
@@ -23,6 +23,17 @@ NAME_WIDTH = (12.0, 30.0)  # the first columns hold names: at least, at most
 TOTAL_COLUMNS = (Column("Player"), Column("Chips", CHIPS), Column("Money", MONEY))
 MONEY_ONLY_COLUMNS = (Column("Player"), Column("Money", MONEY))
 PAYMENT_COLUMNS = (Column("Pays"), Column("To"), Column("Amount", MONEY))
+SESSION_COLUMNS = (
+    Column("Name"),
+    Column("Variant"),
+    Column("Currency"),
+    Column("Chip value", MONEY),
+    Column("Created", DATETIME),
+    Column("Closed", DATETIME),
+    Column("Live deals", numeric=True),
+    Column("Pot (chips)", CHIPS),
+    Column("Pot (money)", MONEY),
+)
 STAKE_COLUMNS = (
     Column("Bid"),
     Column("Tricks", numeric=True),
@@ -46,18 +57,21 @@ def write_summary(
 ) -> None:
     """The evening first (totals, one settlement), then each session's own block."""
     name_width = _name_width(sessions)
-    sheet.set_widths([name_width, max(name_width, 12.0), 16.0, 12.0])
+    variant = max((len(s.variant) for s in sessions), default=0) + 2.0
+    sheet.set_widths([name_width, max(name_width, variant, 12.0), 16.0, 12.0, 17.0, 17.0, 8.0])
     sheet.title(evening_title(sessions))
     if not sessions:
+        sheet.line("No sessions to report.")
         return
     sheet.line(_evening_line(sessions, live_deals))
     parts = evening(sessions)
-    for part in parts:
-        _write_part(sheet, part, several=len(parts) > 1)
+    for number, part in enumerate(parts, 1):
+        _write_part(sheet, part, number if len(parts) > 1 else None)
     if any(s.closed is None for s in sessions):
         sheet.line("An open session counts as if it closed now with the pot split, as settle does.")
-    for session, live in zip(sessions, live_deals, strict=True):
-        _write_session(sheet, session, live)
+    for number, (session, live) in enumerate(zip(sessions, live_deals, strict=True), 1):
+        _write_session(sheet, session, live, number)
+    _write_sessions_table(sheet, sessions, live_deals)
 
 
 def _evening_line(sessions: Sequence[SessionExport], live_deals: Sequence[int]) -> str:
@@ -72,13 +86,16 @@ def _day(day: date) -> str:
     return f"{day:%a} {day.day} {day:%b %Y}"
 
 
-def _write_part(sheet: Sheet, part: EveningPart, several: bool) -> None:
+def _write_part(sheet: Sheet, part: EveningPart, number: int | None) -> None:
+    """One currency's totals and settlement; ``number`` tells parts apart when there are several."""
     fmt = max((money_format(s.currency, s.chip_value) for s in part.sessions), key=len)
-    suffix = f" ({part.currency})" if several else ""
+    suffix = f" ({part.currency})" if number else ""
     sheet.blank()
     sheet.heading(f"Evening totals{suffix}")
     chips = part.chip_value is not None
-    sheet.header(TOTAL_COLUMNS if chips else MONEY_ONLY_COLUMNS)
+    sheet.begin_table(
+        f"EveningTotals{number or ''}", TOTAL_COLUMNS if chips else MONEY_ONLY_COLUMNS
+    )
     players = list(dict.fromkeys(p for s in part.sessions for p in s.players))
     for party in [*players, *(p for p in part.net if p not in players)]:
         money = part.net.get(party, Decimal(0))
@@ -86,29 +103,56 @@ def _write_part(sheet: Sheet, part: EveningPart, several: bool) -> None:
             continue
         values = [party, part.chips(party), money] if chips else [party, money]
         sheet.append(values, money=fmt)
+    sheet.end_table()
     sheet.blank()
     count = len(part.plan)
     sheet.heading(f"Settlement{suffix}: {count} payment{'s' * (count != 1)}")
     if not part.plan:
         sheet.line("Everyone is square.")
         return
-    sheet.header(PAYMENT_COLUMNS)
+    sheet.begin_table(f"EveningSettlement{number or ''}", PAYMENT_COLUMNS)
     for payment in part.plan:
         sheet.append([payment.payer, payment.payee, payment.amount], money=fmt, font=TOTAL)
+    sheet.end_table()
 
 
-def _write_session(sheet: Sheet, session: SessionExport, live: int) -> None:
+def _write_session(sheet: Sheet, session: SessionExport, live: int, number: int) -> None:
     fmt = money_format(session.currency, session.chip_value)
     value = session.chip_value
     sheet.blank()
-    sheet.heading(f"Session: {session.name}")
+    sheet.heading(session.name)
     sheet.line(_session_line(session, live))
-    sheet.header(TOTAL_COLUMNS)
+    sheet.begin_table(f"Session{number}", TOTAL_COLUMNS)
     for player in session.players:
         chips = session.chips.get(player, 0)
         sheet.append([player, chips, chips * value], money=fmt)
     if session.pot:
         sheet.append(["left in the pot", session.pot, session.pot * value], money=fmt, muted=True)
+    sheet.end_table()
+
+
+def _write_sessions_table(
+    sheet: Sheet, sessions: Sequence[SessionExport], live_deals: Sequence[int]
+) -> None:
+    """The sessions again as one table of typed values, for sorting and formulas."""
+    sheet.blank()
+    sheet.heading("Sessions")
+    sheet.begin_table("SessionsTable", SESSION_COLUMNS)
+    for session, live in zip(sessions, live_deals, strict=True):
+        value = session.chip_value
+        row = [
+            session.name,
+            session.variant,
+            session.currency,
+            value,
+            session.created,
+            session.closed,
+            live,
+            session.pot,
+            session.pot * value,
+        ]
+        sheet.append(row, money=money_format(session.currency, value))
+    sheet.end_table()
 
 
 def _session_line(session: SessionExport, live: int) -> str:
@@ -138,13 +182,14 @@ def write_rules(sheet: Sheet, sessions: Sequence[SessionExport]) -> None:
     sheet.title("Rules")
     if not sessions:
         sheet.line("No sessions.")
-    for group in groups.values():
+    for number, group in enumerate(groups.values(), 1):
+        suffix = str(number) if number > 1 else ""
         first = group[0]
         sheet.blank()
         sheet.heading(first.variant)
         sheet.line("Played in: " + ", ".join(s.name for s in group))
         pot_fail_doubles = bool(first.settings.get("pool_fail_doubles"))
-        sheet.header(STAKE_COLUMNS)
+        sheet.begin_table(f"StakesTable{suffix}", STAKE_COLUMNS)
         for stake in first.stakes:
             sheet.append(
                 [
@@ -157,10 +202,12 @@ def write_rules(sheet: Sheet, sessions: Sequence[SessionExport]) -> None:
                 ],
                 muted=not stake.enabled,
             )
+        sheet.end_table()
         sheet.blank()
-        sheet.header(SETTING_COLUMNS)
+        sheet.begin_table(f"SettingsTable{suffix}", SETTING_COLUMNS)
         for key, setting in first.settings.items():
             sheet.append([key, _setting_text(setting), setting_note(key, setting, first.settings)])
+        sheet.end_table()
         sheet.line(
             "At the close of a session the pot is split among those seated, "
             "given to one player, or carried to the next session, as chosen with close."

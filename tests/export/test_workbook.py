@@ -25,6 +25,7 @@ from napledger.errors import NapError
 from napledger.export import history
 from napledger.export.data import DealRow, LedgerRow, PaymentRow, SessionExport, StakeRow
 from napledger.export.workbook import write_workbook
+from napledger.settle import settle
 
 T0 = datetime(2026, 12, 1, 20, 0)
 GREY = "FF808080"
@@ -51,12 +52,22 @@ def deal(number: int, revision: int, status: str, **kw: Any) -> DealRow:
 def evening(players: Sequence[str] = ("Ann", "Bob", "Cat"), **overrides: Any) -> SessionExport:
     """Four deals: a make, an amended nap, a passed-out ante round, a voided deal.
 
-    Final chips Ann -5, Bob +16, Cat -14 and 3 in the pot: zero sum.
+    Final chips Ann -5, Bob +16, Cat -14 and 3 in the pot: zero sum. Deal 2 first
+    failed (Bob paid 5 to each), then was corrected to made.
     """
     a, b, c = players
     deals = [
         deal(1, 1, "live", dealer=a, bidder=a, changes={a: 6, b: -3, c: -3}),
-        deal(2, 1, "replaced", dealer=b, bidder=b, bid="nap", outcome="failed (4 tricks)"),
+        deal(
+            2,
+            1,
+            "replaced",
+            dealer=b,
+            bidder=b,
+            bid="nap",
+            outcome="failed (4 tricks)",
+            changes={b: -10, a: 5, c: 5},
+        ),
         deal(
             2,
             2,
@@ -104,10 +115,16 @@ def evening(players: Sequence[str] = ("Ann", "Bob", "Cat"), **overrides: Any) ->
         chips={a: -5, b: 16, c: -14},
         pot=3,
         settlement=(PaymentRow(c, b, Decimal("0.70")), PaymentRow(a, b, Decimal("0.10"))),
-        stakes=(StakeRow("three", 3, 3, 3), StakeRow("misère", 0, 3, 3), StakeRow("nap", 5, 10, 5)),
+        stakes=(
+            StakeRow("three", 3, 3, 3),
+            StakeRow("misère", 0, 3, 3, misere=True),
+            StakeRow("nap", 5, 10, 5),
+        ),
         settings={"dealer_sits_out_from": 6, "misere": True, "pot": "ante"},
         deals=deals,
         ledger=ledger,
+        # As settle counts an open session: the 3 chips in the pot split, 1 each.
+        net={a: Decimal("-0.20"), b: Decimal("0.85"), c: Decimal("-0.65")},
     )
     fields.update(overrides)
     return SessionExport(**fields)
@@ -154,11 +171,12 @@ def test_summary_chips_are_the_ledger_net_and_money_is_an_exact_number(tmp_path:
         net[row["Payee"].value] += row["Chips"].value
         assert money(row["Money"]) == row["Chips"].value * Decimal("0.05")
 
-    balances = table_rows(wb["Summary"], "BalancesTable")
-    assert [r["Player"].value for r in balances] == ["Ann", "Bob", "Cat"]
+    balances = table_rows(wb["Summary"], "Session1")
+    assert [r["Player"].value for r in balances] == ["Ann", "Bob", "Cat", "left in the pot"]
     for row in balances:
-        assert row["Chips"].value == net[row["Player"].value]
-        assert money(row["Money"]) == net[row["Player"].value] * Decimal("0.05")
+        party = "pot" if row["Player"].value == "left in the pot" else row["Player"].value
+        assert row["Chips"].value == net[party]
+        assert money(row["Money"]) == net[party] * Decimal("0.05")
         assert row["Money"].number_format == '"£"#,##0.00'
     (session,) = table_rows(wb["Summary"], "SessionsTable")
     assert session["Pot (chips)"].value == net["pot"] == 3
@@ -168,27 +186,75 @@ def test_summary_chips_are_the_ledger_net_and_money_is_an_exact_number(tmp_path:
     assert session["Live deals"].value == 3
 
 
-def test_summary_lists_the_settlement_in_money(tmp_path: Path) -> None:
-    wb = openpyxl.load_workbook(write(tmp_path, evening()))
-    rows = table_rows(wb["Summary"], "SettlementTable")
-    assert [(r["Payer"].value, r["Payee"].value, money(r["Money"])) for r in rows] == [
-        ("Cat", "Bob", Decimal("0.70")),
-        ("Ann", "Bob", Decimal("0.10")),
+def test_each_session_block_is_headed_by_its_name(tmp_path: Path) -> None:
+    ws = openpyxl.load_workbook(write(tmp_path, evening(), evening(id=8, name="Late game")))[
+        "Summary"
     ]
-    assert all(r["Money"].number_format == '"£"#,##0.00' for r in rows)
+    texts = [row[0] for row in ws.iter_rows(values_only=True)]
+    first, second = texts.index("Friday nap"), texts.index("Late game")
+    assert first < second
+    for heading in (first, second):
+        assert texts[heading + 2] == "Player"  # a line of details, then its own header row
+    assert ws.cell(first + 1, 1).font.b and ws.cell(first + 3, 1).font.b
+    assert ws.freeze_panes is None  # nothing frozen over blocks with other headers
+
+
+def test_the_evening_has_one_settlement_the_same_as_settle_over_its_sessions(
+    tmp_path: Path,
+) -> None:
+    """Two sessions whose separate plans take four payments square in two together."""
+    one = evening(net={"Ann": Decimal("-5"), "Bob": Decimal("5"), "Cat": Decimal("0")})
+    two = evening(
+        id=8,
+        name="Late game",
+        net={"Ann": Decimal("3"), "Bob": Decimal("-7"), "Cat": Decimal("4")},
+    )
+    wb = openpyxl.load_workbook(write(tmp_path, one, two))
+    totals = {r["Player"].value: r for r in table_rows(wb["Summary"], "EveningTotals")}
+    assert {p: money(r["Money"]) for p, r in totals.items()} == {
+        "Ann": Decimal("-2"),
+        "Bob": Decimal("-2"),
+        "Cat": Decimal("4"),
+    }
+    assert totals["Cat"]["Chips"].value == 80  # one chip value: chips add up too
+    plan = [
+        (r["Pays"].value, r["To"].value, money(r["Amount"]))
+        for r in table_rows(wb["Summary"], "EveningSettlement")
+    ]
+    expected = settle({"Ann": Decimal("-2"), "Bob": Decimal("-2"), "Cat": Decimal("4")})
+    assert plan == [(p.payer, p.payee, p.amount) for p in expected]
+    assert len(plan) == 2
+
+
+def test_evening_totals_show_chips_only_where_the_chip_value_is_the_same(tmp_path: Path) -> None:
+    dear = evening(
+        id=8, chip_value=Decimal("0.10"), net={"Ann": Decimal("0.10"), "Bob": Decimal("-0.10")}
+    )
+    wb = openpyxl.load_workbook(write(tmp_path, evening(), dear))
+    totals = table_rows(wb["Summary"], "EveningTotals")
+    assert list(totals[0]) == ["Player", "Money"]
+    assert money(totals[0]["Money"]) == Decimal("-0.10")
+
+
+def test_each_currency_is_totalled_and_settled_apart(tmp_path: Path) -> None:
+    rub = evening(id=8, currency="RUB", chip_value=Decimal("5"), net={"Ann": 5, "Cat": -5})
+    wb = openpyxl.load_workbook(write(tmp_path, evening(), rub))
+    pounds = table_rows(wb["Summary"], "EveningSettlement1")
+    roubles = table_rows(wb["Summary"], "EveningSettlement2")
+    assert [(r["Pays"].value, r["To"].value) for r in roubles] == [("Cat", "Ann")]
+    assert roubles[0]["Amount"].number_format == '#,##0.00 "₽"'
+    assert pounds[0]["Amount"].number_format == '"£"#,##0.00'
 
 
 def test_money_formats_follow_the_currency_and_the_chip_value(tmp_path: Path) -> None:
-    rub = evening(id=8, currency="RUB", chip_value=Decimal("5"))
-    odd = evening(id=9, currency='"XYZ"', chip_value=Decimal("0.125"))
+    rub = evening(id=8, currency="RUB", chip_value=Decimal("5"), net=None)
+    odd = evening(id=9, currency='"XYZ"', chip_value=Decimal("0.125"), net=None)
     wb = openpyxl.load_workbook(write(tmp_path, rub, odd))
-    formats = {
-        r["Session"].value: r["Money"].number_format
-        for r in table_rows(wb["Summary"], "BalancesTable")
-    }
-    assert formats == {8: '#,##0.00 "₽"', 9: '#,##0.000 "XYZ"'}
-    chips = {r["Player"].value: r for r in table_rows(wb["Summary"], "BalancesTable")}
-    assert money(chips["Cat"]["Money"]) == Decimal("-14") * Decimal("0.125")
+    first, second = (table_rows(wb["Summary"], f"Session{n}") for n in (1, 2))
+    assert first[0]["Money"].number_format == '#,##0.00 "₽"'
+    assert second[0]["Money"].number_format == '#,##0.000 "XYZ"'
+    cat = next(r for r in second if r["Player"].value == "Cat")
+    assert money(cat["Money"]) == Decimal("-14") * Decimal("0.125")
 
 
 # --- Deals ------------------------------------------------------------------------
@@ -215,8 +281,21 @@ def test_running_totals_count_only_live_deals(tmp_path: Path) -> None:
         (3, 1, "live", -5, 16, -14),
         (4, 1, "voided", None, None, None),
     ]
-    assert [r["Bob change"].value for r in rows] == [-3, None, 20, -1, None]
+    assert [r["Bob change"].value for r in rows] == [-3, -10, 20, -1, None]
     assert rows[2]["Bob change"].number_format == "+#,##0;-#,##0;0"
+
+
+def test_deals_show_money_beside_chips_and_what_a_replaced_deal_had_paid(tmp_path: Path) -> None:
+    wb = openpyxl.load_workbook(write(tmp_path, evening()))
+    rows = table_rows(wb["Deals"], "DealsTable")
+    header = list(rows[0])
+    assert header.index("Bob money") == header.index("Bob change") + 1
+    assert money(rows[2]["Bob money"]) == Decimal("1.00")
+    assert rows[2]["Bob money"].number_format == '"£"#,##0.00'
+    replaced = rows[1]
+    assert (replaced["Bob change"].value, money(replaced["Bob money"])) == (-10, Decimal("-0.5"))
+    assert replaced["Bob money"].font.color.rgb == GREY
+    assert replaced["Bob total"].value is None  # it no longer counts
 
 
 def test_voided_and_replaced_deals_are_grey_and_live_ones_are_not(tmp_path: Path) -> None:
@@ -306,8 +385,9 @@ def test_hostile_names_are_written_as_text_never_formulas(tmp_path: Path) -> Non
                     assert cell.quotePrefix or cell.value == "#N/A"
                     seen[cell.value] += 1
     assert set(seen) == set(HOSTILE)
-    # Balances 1, Settlement 1, Deals dealer 1, Ledger 4, Balance header 1.
-    assert seen[a] == 8
+    # Evening totals 1, its settlement 1, the session's block 1, Deals dealer 1,
+    # Ledger 4, Balance header 1.
+    assert seen[a] == 9
     for name, xml in sheet_xml(path).items():
         assert not re.search(r"<f[ >/]", xml), name
         assert "<v>#N/A</v>" not in xml, name
@@ -319,7 +399,7 @@ def test_control_characters_and_excel_escapes_survive(tmp_path: Path) -> None:
     players = ("bell\x07", "_x0041_", "tab\there")
     session = evening(players, deals=[], ledger=[])
     wb = openpyxl.load_workbook(write(tmp_path, session))
-    names = [r["Player"].value for r in table_rows(wb["Summary"], "BalancesTable")]
+    names = [r["Player"].value for r in table_rows(wb["Summary"], "Session1")][:3]
     # U+FFFD instead of a character XML cannot hold; "_x005F_" so Excel shows "_x0041_"
     # rather than "A" (openpyxl reads the escape back as it is stored).
     assert names == ["bell\ufffd", "_x005F_x0041_", "tab\there"]
@@ -364,15 +444,17 @@ def test_headers_made_from_names_are_unique_table_columns(tmp_path: Path) -> Non
 
 def test_headers_are_frozen_and_data_sheets_are_tables(tmp_path: Path) -> None:
     wb = openpyxl.load_workbook(write(tmp_path, evening()))
-    assert wb.sheetnames == ["Summary", "Chart", "Deals", "Ledger", "Balance", "Rules"]
+    assert wb.sheetnames == ["Summary", "Chart", "Deals", "Rules", "Ledger", "Balance"]
     frozen = {ws.title: ws.freeze_panes for ws in wb if ws.title != "Chart"}
     assert frozen == {
-        "Summary": "A2",
+        "Summary": None,
         "Deals": "C2",
         "Ledger": "A2",
         "Balance": "C2",
-        "Rules": "A2",
+        "Rules": None,
     }
+    hidden = [ws.title for ws in wb if ws.sheet_state == "hidden"]
+    assert hidden == ["Ledger", "Balance"]  # data, not for printing
     for title in ("Deals", "Ledger", "Balance"):
         ws = wb[title]
         (table,) = ws.tables.values()
@@ -386,9 +468,10 @@ def test_columns_are_wide_enough_for_their_text(tmp_path: Path) -> None:
     long_name = "Bartholomew Fitzgerald"
     wb = openpyxl.load_workbook(write(tmp_path, evening((long_name, "Bob", "Cat"))))
     summary = wb["Summary"]
-    assert summary.column_dimensions["B"].width >= len(long_name)  # Name / Player column
+    assert summary.column_dimensions["A"].width >= len(long_name)  # Player column
     deals = wb["Deals"]
-    assert deals.column_dimensions["E"].width >= len(long_name)  # Dealer
+    # Deals is printed: a name column is wide enough for most names, not for any.
+    assert deals.column_dimensions["E"].width >= 16  # Dealer
     assert deals.column_dimensions["H"].width >= len("made (5 tricks)")  # Outcome
 
 
@@ -396,19 +479,52 @@ def test_rules_sheet_has_each_sessions_stakes_and_settings(tmp_path: Path) -> No
     wb = openpyxl.load_workbook(write(tmp_path, evening()))
     stakes = table_rows(wb["Rules"], "StakesTable")
     assert [
-        (r["Bid"].value, r["Tricks"].value, r["Win (chips)"].value, r["Lose (chips)"].value)
+        (
+            r["Bid"].value,
+            r["Tricks"].value,
+            r["Made: each opponent pays"].value,
+            r["Failed: pays each opponent"].value,
+        )
         for r in stakes
-    ] == [("three", 3, 3, 3), ("misère", 0, 3, 3), ("nap", 5, 10, 5)]
-    settings_ = {r["Setting"].value: r["Value"] for r in table_rows(wb["Rules"], "SettingsTable")}
-    assert settings_["dealer_sits_out_from"].value == 6
-    assert settings_["misere"].value is True
-    assert settings_["misere"].data_type == "b"
-    assert settings_["pot"].value == "ante"
+    ] == [("three", 3, 3, 3), ("misère", "no tricks", 3, 3), ("nap", 5, 10, 5)]
+    settings_ = {r["Setting"].value: r for r in table_rows(wb["Rules"], "SettingsTable")}
+    assert settings_["dealer_sits_out_from"]["Value"].value == "6"
+    assert settings_["misere"]["Value"].value == "on"
+    assert settings_["pot"]["Value"].value == "ante"
+    assert "dealer sits the deal out" in settings_["dealer_sits_out_from"]["What it does"].value
+
+
+def test_rules_mark_off_bids_and_say_what_each_does_to_the_pot(tmp_path: Path) -> None:
+    stakes = (
+        StakeRow("two", 2, 2, 2, enabled=False),
+        StakeRow("three", 3, 3, 3, fail_pot=3),
+        StakeRow("nap", 5, 10, 5, pot_bid=True),
+    )
+    settings_ = {"pool": True, "pool_ante": 1, "pool_fail_doubles": True, "peep_fee": 2}
+    wb = openpyxl.load_workbook(write(tmp_path, evening(stakes=stakes, settings=settings_)))
+    rows = {r["Bid"].value: r for r in table_rows(wb["Rules"], "StakesTable")}
+    assert rows["two"]["In play"].value == "off"
+    assert rows["two"]["Bid"].font.color.rgb == GREY
+    assert rows["three"]["In play"].value == "yes"
+    assert (
+        rows["three"]["What it does to the pot"].value == "failed: also pays 3 chips into the pot"
+    )
+    assert rows["nap"]["What it does to the pot"].value == (
+        "made: takes the whole pot; failed: pays the pot as much as it holds (doubles it)"
+    )
+    notes = {
+        r["Setting"].value: r["What it does"].value
+        for r in table_rows(wb["Rules"], "SettingsTable")
+    }
+    assert (
+        notes["pool"] == "every seated player antes 1 into the pot each deal, passed-out ones too"
+    )
+    assert notes["peep_fee"] == "each player who peeps pays 2 into the pot"
 
 
 def test_empty_export_still_makes_a_readable_workbook(tmp_path: Path) -> None:
     wb = openpyxl.load_workbook(write(tmp_path))
-    assert [r["Session"].value for r in table_rows(wb["Summary"], "SessionsTable")] == ["(none)"]
+    assert wb["Summary"]["A2"].value == "No sessions to report."
     assert wb["Chart"]["A1"].value.startswith("No session")
 
 
