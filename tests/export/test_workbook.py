@@ -552,6 +552,112 @@ def test_each_session_gets_a_running_balance_chart(tmp_path: Path) -> None:
     assert chart.count('<delete val="0"') == 2  # both axes shown in Excel
 
 
+def chart_xml(path: Path, number: int = 1) -> str:
+    with zipfile.ZipFile(path) as archive:
+        return archive.read(f"xl/charts/chart{number}.xml").decode()
+
+
+def test_charts_draw_straight_lines_with_deal_numbers_along_the_bottom(tmp_path: Path) -> None:
+    chart = chart_xml(write(tmp_path, evening()))
+    assert chart.count('<smooth val="0"') == 3  # every series: no curve overshooting a total
+    assert '<smooth val="1"' not in chart
+    assert '<tickLblPos val="low"' in chart  # not across the plot on the zero line
+    assert '<dispBlanksAs val="gap"' in chart
+
+
+def test_series_names_are_the_balance_headers_so_any_name_shows_as_typed(tmp_path: Path) -> None:
+    name = '=HYPERLINK("http://x","Cat")'
+    path = write(tmp_path, evening(("Ann", "Bob", name)))
+    chart = chart_xml(path)
+    titles = re.findall(r"<tx><strRef><f>([^<]*)</f>", chart)
+    assert titles == ["'Balance'!$C$1", "'Balance'!$D$1", "'Balance'!$E$1"]
+    assert "HYPERLINK" not in chart  # never written where a program could read a formula
+    header = openpyxl.load_workbook(path)["Balance"]["E1"]
+    assert header.value == name and header.data_type == "s"
+
+
+def test_a_player_not_at_the_table_is_a_gap_not_zero(tmp_path: Path) -> None:
+    """Dan joins at deal 2: nothing is drawn for him before it."""
+    a, b, c, d = ("Ann", "Bob", "Cat", "Dan")
+    deals = [
+        deal(1, 1, "live", seated=(a, b, c), changes={a: 6, b: -3, c: -3}),
+        deal(2, 1, "live", seated=(a, b, c, d), changes={a: -3, b: -3, c: -3, d: 9}),
+    ]
+    session = dataclasses.replace(
+        evening(),
+        players=(a, b, c, d),
+        deals=deals,
+        ledger=[],
+        chips={a: 3, b: -6, c: -6, d: 9},
+        pot=0,
+        net=None,
+    )
+    wb = openpyxl.load_workbook(write(tmp_path, session))
+    balance = [(r["Deal"].value, r["Dan"].value) for r in table_rows(wb["Balance"], "BalanceTable")]
+    assert balance == [(0, None), (1, None), (2, 9)]
+    dan = [(r["Deal"].value, r["Dan total"].value) for r in table_rows(wb["Deals"], "DealsTable")]
+    assert dan == [(1, None), (2, 9)]
+
+
+def test_one_chart_a_page(tmp_path: Path) -> None:
+    path = write(tmp_path, *(evening(id=n) for n in (1, 2, 3)))
+    ws = openpyxl.load_workbook(path)["Chart"]
+    assert [b.id for b in ws.row_breaks.brk] == [28, 56]
+    with zipfile.ZipFile(path) as archive:
+        drawing = archive.read("xl/drawings/drawing1.xml").decode()
+    rows = [int(r) for r in re.findall(r"<from><col>0</col><colOff>0</colOff><row>(\d+)", drawing)]
+    assert rows == [0, 28, 56]  # each chart starts just after a page break
+
+
+# --- Looks and printing ------------------------------------------------------------------
+
+
+def test_every_cell_names_one_font_family(tmp_path: Path) -> None:
+    """A font with only a colour falls back to the program's own face in LibreOffice."""
+    wb = openpyxl.load_workbook(write(tmp_path, evening()))
+    families = {
+        cell.font.name
+        for ws in wb
+        for row in ws.iter_rows()
+        for cell in row
+        if cell.value is not None
+    }
+    assert families == {"Calibri"}
+
+
+def test_headers_are_bold_on_a_fill_and_numbers_headers_sit_right(tmp_path: Path) -> None:
+    wb = openpyxl.load_workbook(write(tmp_path, evening()))
+    header = {c.value: c for c in wb["Deals"][1]}
+    for cell in header.values():
+        assert cell.font.b and cell.fill.fill_type == "solid", cell.value
+    assert header["Pot after"].alignment.horizontal == "right"
+    assert header["Deal"].alignment.horizontal == "right"
+    assert header["Ann money"].alignment.horizontal == "right"
+    assert header["Dealer"].alignment.horizontal == "left"
+
+
+def test_sheets_print_landscape_as_wide_as_the_page_with_titles_and_page_numbers(
+    tmp_path: Path,
+) -> None:
+    wb = openpyxl.load_workbook(write(tmp_path, evening()))
+    for ws in wb:
+        assert ws.page_setup.orientation == "landscape", ws.title
+        assert "Friday nap" in ws.oddHeader.left.text, ws.title
+        assert ws.oddFooter.center.text == "Page &P of &N", ws.title
+    for title in ("Summary", "Rules", "Ledger", "Balance"):
+        assert wb[title].page_setup.fitToWidth == 1, title
+        assert wb[title].sheet_properties.pageSetUpPr.fitToPage
+    deals = wb["Deals"]
+    assert deals.print_title_rows == "$1:$1"
+    assert deals.print_title_cols == "$A:$B"  # two pages wide, each with session and deal
+    assert deals.page_setup.fitToWidth == 2
+
+
+def test_an_ampersand_in_a_name_is_not_a_page_header_code(tmp_path: Path) -> None:
+    wb = openpyxl.load_workbook(write(tmp_path, evening(name="Bob & Sue's &P night")))
+    assert "Bob && Sue's &&P night" in wb["Summary"].oddHeader.left.text
+
+
 # --- Progress -------------------------------------------------------------------------
 
 
