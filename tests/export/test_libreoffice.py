@@ -1,0 +1,156 @@
+"""The workbook as a person sees it: opened and printed by LibreOffice, read back from the PDF.
+
+openpyxl reading back our own file proves little about what a spreadsheet program
+draws; these tests print a real evening to PDF with LibreOffice headless and read
+the pages with poppler (pdftotext, pdfinfo). They skip, with the reason, where
+those programs are missing; CI installs them (.ci/run).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+TOOLS = ("soffice", "pdftotext", "pdfinfo")
+missing = [tool for tool in TOOLS if shutil.which(tool) is None]
+pytestmark = pytest.mark.skipif(
+    bool(missing), reason=f"needs LibreOffice and poppler: {', '.join(missing)} not found"
+)
+
+CAT = '=HYPERLINK("Cat")'  # a name any spreadsheet would take for a formula
+MAX_PAGES = 8
+
+
+def play_evening(nap: Any) -> None:
+    """Two sessions of 20 deals: a correction, an undo, a carried pot and a late arrival."""
+    nap(f"new early --players 'Ann,Ben,{CAT},Dan' --chip 0.05 --currency GBP --rule pool=on")
+    first = ["Ann", "Ben", CAT, "Dan"]
+    for i in range(1, 21):
+        bidder = first[i % 4]
+        nap(_deal(i, bidder))
+    nap("amend 4 --failed")
+    nap("close --pot carry")
+    nap(
+        "new late --players Ann,Ben,Dan --carry-from early --chip 0.05 --currency GBP --rule pool=on"
+    )
+    for i in range(1, 21):
+        if i == 12:
+            nap("join Eve")
+        seated = ["Ann", "Ben", "Dan", "Eve"] if i >= 12 else ["Ann", "Ben", "Dan"]
+        nap(_deal(i, seated[i % len(seated)]))
+    nap("undo")
+
+
+def _deal(i: int, bidder: str) -> str:
+    by = f"--by '{bidder}'"
+    return [
+        f"hand nap {by} --tricks 5",
+        f"hand 3 {by} --made",
+        f"hand 4 {by} --failed",
+        "pass",
+        f"hand misere {by} --made",
+    ][i % 5]
+
+
+def print_to_pdf(workbook: Path, out: Path) -> Path:
+    # A private profile: a running LibreOffice or the user's own settings never interfere.
+    profile = (out / "profile").as_uri()
+    done = subprocess.run(
+        [
+            "soffice",
+            f"-env:UserInstallation={profile}",
+            "--headless",
+            "--convert-to",
+            "pdf",
+            "--outdir",
+            str(out),
+            str(workbook),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    pdf = out / f"{workbook.stem}.pdf"
+    assert done.returncode == 0 and pdf.exists(), done.stderr
+    # A file LibreOffice has to repair, or cannot read, is reported on stderr.
+    assert not re.search(r"(?i)error|repair|corrupt", done.stderr), done.stderr
+    return pdf
+
+
+def pages(pdf: Path) -> list[str]:
+    text = subprocess.run(
+        ["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    return text.split("\f")[:-1]  # each page ends with a form feed
+
+
+def page_count(pdf: Path) -> int:
+    info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True)
+    found = re.search(r"^Pages:\s+(\d+)", info.stdout, re.MULTILINE)
+    assert found, info.stdout
+    return int(found.group(1))
+
+
+@pytest.fixture(scope="module")
+def printed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """One evening, exported and printed once for all the checks below."""
+    from tests.conftest import Nap
+
+    folder = tmp_path_factory.mktemp("printed")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("NAPLEDGER_DB", str(folder / "nap.db"))
+        mp.setenv("NO_COLOR", "1")
+        mp.setenv("COLUMNS", "200")
+        mp.delenv("NAPLEDGER_SESSION", raising=False)
+        nap = Nap()
+        play_evening(nap)
+        workbook = folder / "evening.xlsx"
+        nap(f"export early late -o {workbook}")
+        plan = nap.json("settle --session early --session late --json")["transfers"]
+    pdf = print_to_pdf(workbook, folder)
+    return {"pdf": pdf, "pages": pages(pdf), "plan": plan}
+
+
+def test_the_evening_prints_on_few_pages(printed: dict[str, Any]) -> None:
+    assert page_count(printed["pdf"]) <= MAX_PAGES
+    assert len(printed["pages"]) == page_count(printed["pdf"])
+
+
+def test_page_one_has_the_evening_totals_and_its_one_settlement(printed: dict[str, Any]) -> None:
+    first = printed["pages"][0]
+    assert "Nap evening: early, late" in first
+    assert "Evening totals" in first
+    assert f"Settlement: {len(printed['plan'])} payment" in first
+    for payment in printed["plan"]:
+        line = re.compile(
+            rf"{re.escape(payment['from'])}\s+{re.escape(payment['to'])}\s+£{re.escape(payment['money'])}"
+        )
+        assert line.search(first), payment
+    for name in ("Ann", "Ben", CAT, "Dan", "Eve"):
+        assert name in first
+
+
+def test_every_name_is_in_its_chart_legend_as_typed(printed: dict[str, Any]) -> None:
+    charts = {
+        title: page
+        for page in printed["pages"]
+        if (found := re.search(r"Running balance: (\w+)", page)) and (title := found.group(1))
+    }
+    assert set(charts) == {"early", "late"}
+    for name in ("Ann", "Ben", CAT, "Dan"):
+        assert re.search(rf"^\s*{re.escape(name)}\s*$", charts["early"], re.MULTILINE), name
+    for name in ("Ann", "Ben", "Dan", "Eve"):
+        assert re.search(rf"^\s*{re.escape(name)}\s*$", charts["late"], re.MULTILINE), name
+    assert "Column" not in charts["early"]  # what a name read as a formula used to show
+
+
+def test_every_page_says_whose_evening_it_is_and_which_page(printed: dict[str, Any]) -> None:
+    total = len(printed["pages"])
+    for number, page in enumerate(printed["pages"], 1):
+        assert "Nap evening: early, late" in page
+        assert f"Page {number} of {total}" in page
