@@ -6,9 +6,13 @@ Builds DEALS synthetic deals (default 50,000) for six players, about one in
 twenty amended and one in fifty voided, with a ledger of every transfer, then
 writes the workbook with ``write_workbook`` and prints wall time and the
 process's peak resident set (ru_maxrss) before and after the write, the input
-data included. With --tracemalloc it writes once more under tracemalloc and
-prints the peak of Python allocations made by the write alone (slow: tracing
-costs several times the wall time). A figure to watch, not a timed test.
+data included. Then it times the floor: openpyxl in write-only mode writing
+the same cells (every deal, ledger and balance row, values only) with no logic,
+no styles and no tables, and prints the export's time relative to it, so the
+gap to what the library itself can do is visible. With --tracemalloc it writes
+once more under tracemalloc and prints the peak of Python allocations made by
+the write alone (slow: tracing costs several times the wall time). A figure to
+watch, not a timed test.
 """
 
 from __future__ import annotations
@@ -22,6 +26,8 @@ import tracemalloc
 from datetime import datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
+
+from openpyxl import Workbook
 
 from napledger.export.data import DealRow, LedgerRow, PaymentRow, SessionExport, StakeRow
 from napledger.export.workbook import write_workbook
@@ -113,6 +119,10 @@ def main() -> None:
         elapsed = time.perf_counter() - started
         size = path.stat().st_size
         written_rss = _peak_rss_mib()
+        floor_path = Path(folder) / "floor.xlsx"
+        started = time.perf_counter()
+        write_floor(session, floor_path)
+        floor = time.perf_counter() - started
         traced = None
         if "--tracemalloc" in sys.argv:
             # A second write under tracemalloc, which slows Python several times over.
@@ -124,11 +134,45 @@ def main() -> None:
     print(f"ledger rows:            {len(session.ledger):,}")
     print(f"progress calls:         {len(calls)}, adding up to {sum(calls):,}")
     print(f"wall time:              {elapsed:.1f} s")
+    print(f"floor (openpyxl alone): {floor:.1f} s; the export takes {elapsed / floor:.2f}x that")
     print(f"peak RSS, input built:  {built_rss:.0f} MiB")
     print(f"peak RSS, after write:  {written_rss:.0f} MiB")
     if traced is not None:
         print(f"tracemalloc peak:       {traced / 2**20:.1f} MiB allocated during the write")
     print(f"file size:              {size / 2**20:.1f} MiB")
+
+
+def write_floor(session: SessionExport, path: Path) -> None:
+    """The same cells as the export's long sheets, written with nothing but openpyxl."""
+    wb = Workbook(write_only=True)
+    deals, ledger, balance = (wb.create_sheet(t) for t in ("Deals", "Ledger", "Balance"))
+    value = session.chip_value
+    for d in session.deals:
+        row: list[object] = [
+            session.id,
+            d.number,
+            d.revision,
+            d.status,
+            d.dealer,
+            d.bidder,
+            d.bid,
+            d.outcome,
+            d.revoker,
+            None,
+            None,
+            d.pot_after,
+            d.recorded_at,
+            d.note,
+        ]
+        for p in session.players:
+            change = d.changes.get(p)
+            row += [change, None if change is None else change * value, change]
+        deals.append(row)
+        if d.status == "live":
+            balance.append([session.id, d.number, *(d.changes.get(p) for p in session.players)])
+    for t in session.ledger:
+        ledger.append([session.id, t.deal, t.revision, t.payer, t.payee, t.chips, t.chips * value])
+    wb.save(path)
 
 
 def _peak_rss_mib() -> float:

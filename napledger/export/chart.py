@@ -35,9 +35,9 @@ if TYPE_CHECKING:  # a private module of openpyxl, needed only for annotations
 # Sized to fit a landscape A4 or Letter page inside the default margins at 100 %.
 # LibreOffice pages by whole columns: column A is as wide as the chart, so a chart
 # is never split across two pages.
-_WIDTH_CM, _HEIGHT_CM = 22.0, 14.0
+_WIDTH_CM, _HEIGHT_CM = 22.0, 13.0
 _COLUMN_WIDTH = 118.0  # characters: about 22.3 cm
-_ROWS_PER_PAGE = 28  # default rows are 0.53 cm: 14 cm of chart plus room to spare
+_ROWS_PER_PAGE = 28  # default rows are 0.53 cm: a spare row and 13 cm of chart, with room
 _DEAL_COLUMN = 2
 _LABELS = 40  # at most this many deal numbers along the axis, so they stay readable
 _MARKERS_UP_TO = 60  # points; past this, markers only clutter the line
@@ -54,7 +54,10 @@ def add_charts(
             continue  # a chart without series is a file Excel asks to repair
         if added:
             chart_ws.row_breaks.append(Break(id=added * _ROWS_PER_PAGE))
-        chart_ws.add_chart(_balance_chart(data_ws, block), f"A{1 + added * _ROWS_PER_PAGE}")
+        # One spare row after the break: Excel puts a break above its row, LibreOffice
+        # below it, and either way the chart starts on its own page.
+        top = 1 + added * _ROWS_PER_PAGE + (1 if added else 0)
+        chart_ws.add_chart(_balance_chart(data_ws, block), f"A{top}")
         added += 1
     return added
 

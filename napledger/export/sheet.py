@@ -10,7 +10,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from openpyxl import Workbook
-from openpyxl.styles import Font
+from openpyxl.styles import Alignment, Font
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.filters import AutoFilter
 from openpyxl.worksheet.table import Table, TableColumn, TableStyleInfo
@@ -24,6 +24,7 @@ from napledger.export.style import (
     HEADER_LEFT,
     HEADER_RIGHT,
     HEADING,
+    INDENT,
     NOTE,
     RIGHT,
     TITLE,
@@ -48,6 +49,7 @@ class Column:
     header: str
     fmt: str | None = None  # a number format, MONEY, or None for the default
     numeric: bool = False  # holds numbers even without a format: its header sits right
+    indent: bool = False  # text set in a little, clear of the numbers to its left
 
     @property
     def right(self) -> bool:
@@ -159,8 +161,7 @@ class Sheet:
                 money if column.fmt == MONEY else column.fmt,
                 muted=muted,
                 font=font,
-                # A word in a column of numbers ("no tricks") sits where the numbers do.
-                align=RIGHT if column.right and isinstance(value, str) else None,
+                align=_body_alignment(column, value),
             )
             for value, column in zip(values, self._columns, strict=True)
         ]
@@ -191,6 +192,13 @@ class Sheet:
     def blank(self) -> None:
         self.ws.append([])
         self.rows += 1
+
+
+def _body_alignment(column: Column, value: object) -> Alignment | None:
+    if column.indent:
+        return INDENT
+    # A word in a column of numbers ("no tricks") sits where the numbers do.
+    return RIGHT if column.right and isinstance(value, str) else None
 
 
 def _lines(text: str, width: float) -> int:

@@ -22,6 +22,7 @@ NOTE = Font(name=FAMILY, size=10, italic=True, color="FF505050")
 TOTAL = Font(name=FAMILY, size=11, bold=True)
 
 RIGHT = Alignment(horizontal="right")
+INDENT = Alignment(horizontal="left", indent=1)
 # Headers wrap when longer than their column, and sit on the row's bottom line.
 HEADER_LEFT = Alignment(horizontal="left", vertical="bottom", wrap_text=True)
 HEADER_RIGHT = Alignment(horizontal="right", vertical="bottom", wrap_text=True)

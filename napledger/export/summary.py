@@ -40,7 +40,7 @@ STAKE_COLUMNS = (
     Column("In play"),
     Column("Made: each opponent pays", CHIPS),
     Column("Failed: pays each opponent", CHIPS),
-    Column("What it does to the pot"),
+    Column("What it does to the pot", indent=True),
 )
 SETTING_COLUMNS = (Column("Setting"), Column("Value"), Column("What it does"))
 
@@ -174,7 +174,7 @@ def _name_width(sessions: Sequence[SessionExport]) -> float:
 
 def write_rules(sheet: Sheet, sessions: Sequence[SessionExport]) -> None:
     """Each set of rules once, with the sessions played under it and what it does to the pot."""
-    sheet.set_widths([22.0, 10.0, 13.0, 13.0, 13.0, 60.0])
+    sheet.set_widths([22.0, 10.0, 13.0, 16.0, 16.0, 60.0])
     groups: dict[tuple[object, ...], list[SessionExport]] = {}
     for s in sessions:
         same = (s.variant, s.stakes, tuple(sorted(s.settings.items(), key=lambda kv: kv[0])))

@@ -606,7 +606,7 @@ def test_one_chart_a_page(tmp_path: Path) -> None:
     with zipfile.ZipFile(path) as archive:
         drawing = archive.read("xl/drawings/drawing1.xml").decode()
     rows = [int(r) for r in re.findall(r"<from><col>0</col><colOff>0</colOff><row>(\d+)", drawing)]
-    assert rows == [0, 28, 56]  # each chart starts just after a page break
+    assert rows == [0, 29, 57]  # each chart starts a row after a page break
 
 
 # --- Looks and printing ------------------------------------------------------------------
