@@ -29,7 +29,7 @@ from pathlib import Path
 
 from openpyxl import Workbook
 
-from napledger.export.data import DealRow, LedgerRow, PaymentRow, SessionExport, StakeRow
+from napledger.export.data import DealRow, LedgerRow, SessionExport, StakeRow
 from napledger.export.workbook import write_workbook
 
 PLAYERS = ("Ann", "Bob", "Cat", "Dan", "Eve", "=Fay")
@@ -98,7 +98,7 @@ def synthetic_session(deals: int, seed: int = 1) -> SessionExport:
         players=PLAYERS,
         chips=chips,
         pot=0,
-        settlement=(PaymentRow("Ann", "Bob", Decimal("1.25")),),
+        net={p: c * Decimal("0.05") for p, c in chips.items()},
         stakes=STAKES,
         settings={"dealer_sits_out": 6, "misere": True},
         deals=rows,

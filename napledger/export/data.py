@@ -66,15 +66,6 @@ class LedgerRow:
 
 
 @dataclass(frozen=True)
-class PaymentRow:
-    """One settlement transfer, in money."""
-
-    payer: str
-    payee: str
-    money: Decimal
-
-
-@dataclass(frozen=True)
 class SessionExport:
     id: int
     name: str
@@ -86,13 +77,11 @@ class SessionExport:
     players: tuple[str, ...]  # everyone who sat, in seat order
     chips: Mapping[str, int]  # final chips per player (after any close)
     pot: int  # chips left in the pot at the end
-    settlement: tuple[PaymentRow, ...]  # this session's own plan
+    # Each party's net money as `settle` counts it ("pot" where money sits in a carried
+    # box; an open session as if closed now with the pot split). The evening's one
+    # settlement is the fewest payments squaring the sum of these over its sessions.
+    net: Mapping[str, Decimal]
     stakes: tuple[StakeRow, ...]
     settings: Mapping[str, str | int | bool]
     deals: Sequence[DealRow]  # in order; may be very long (50,000)
     ledger: Sequence[LedgerRow]
-    # Each party's net money as `settle` counts it ("pot" where money sits in a carried
-    # box; an open session as if closed now with the pot split). The evening's one
-    # settlement is the fewest payments squaring the sum of these over its sessions.
-    # None: the session's chips times the chip value, no pot party.
-    net: Mapping[str, Decimal] | None = None

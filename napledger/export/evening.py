@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from napledger.export.data import SessionExport
-from napledger.ledger import POT
 from napledger.settle import Payment, settle
 
 
@@ -35,16 +34,6 @@ class EveningPart:
         return int(self.net.get(party, 0) / value) if value else None
 
 
-def session_net(session: SessionExport) -> dict[str, Decimal]:
-    """What ``settle`` counts for the session; if not given, its chips in money, pot included."""
-    if session.net is not None:
-        return dict(session.net)
-    net = {p: session.chips.get(p, 0) * session.chip_value for p in session.players}
-    if session.pot:
-        net[POT] = session.pot * session.chip_value
-    return net
-
-
 def evening(sessions: Sequence[SessionExport]) -> list[EveningPart]:
     """One part per currency, in the order the currencies first appear."""
     by_currency: dict[str, list[SessionExport]] = {}
@@ -54,7 +43,7 @@ def evening(sessions: Sequence[SessionExport]) -> list[EveningPart]:
     for currency, group in by_currency.items():
         net: dict[str, Decimal] = {}
         for session in group:
-            for party, money in session_net(session).items():
+            for party, money in session.net.items():
                 net[party] = net.get(party, Decimal(0)) + money
         parts.append(EveningPart(currency, tuple(group), net, tuple(settle(net))))
     return parts

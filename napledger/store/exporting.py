@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from napledger.export.data import DealRow, LedgerRow, PaymentRow, SessionExport, StakeRow
+from napledger.export.data import DealRow, LedgerRow, SessionExport, StakeRow
 from napledger.ledger import POT, postings
 from napledger.rules.load import rules_to_dict
 from napledger.rules.model import Rules
 from napledger.rules.scoring import Deal, close_transfers, outcome, replay
-from napledger.settle import settle
 from napledger.store.book import Book, deal_from_json
 from napledger.store.models import DealRow as StoredDeal
 from napledger.store.models import SessionRow
@@ -50,7 +49,7 @@ def session_export(book: Book, row: SessionRow) -> SessionExport:
         players=book.everyone(row),
         chips=table.chips,
         pot=table.pot,
-        settlement=tuple(PaymentRow(p.payer, p.payee, Decimal(p.amount)) for p in settle(net)),
+        net=net,
         stakes=tuple(
             StakeRow(
                 b.name, b.tricks, b.win, b.lose, b.misere, rules.enabled(b), b.pot_bid, b.fail_pot
@@ -85,7 +84,6 @@ def session_export(book: Book, row: SessionRow) -> SessionExport:
             for r in rows
         ],
         ledger=ledger,
-        net=net,
     )
 
 

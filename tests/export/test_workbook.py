@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from napledger.errors import NapError
 from napledger.export import history
-from napledger.export.data import DealRow, LedgerRow, PaymentRow, SessionExport, StakeRow
+from napledger.export.data import DealRow, LedgerRow, SessionExport, StakeRow
 from napledger.export.workbook import write_workbook
 from napledger.settle import settle
 
@@ -114,7 +114,6 @@ def evening(players: Sequence[str] = ("Ann", "Bob", "Cat"), **overrides: Any) ->
         players=tuple(players),
         chips={a: -5, b: 16, c: -14},
         pot=3,
-        settlement=(PaymentRow(c, b, Decimal("0.70")), PaymentRow(a, b, Decimal("0.10"))),
         stakes=(
             StakeRow("three", 3, 3, 3),
             StakeRow("misère", 0, 3, 3, misere=True),
@@ -247,8 +246,8 @@ def test_each_currency_is_totalled_and_settled_apart(tmp_path: Path) -> None:
 
 
 def test_money_formats_follow_the_currency_and_the_chip_value(tmp_path: Path) -> None:
-    rub = evening(id=8, currency="RUB", chip_value=Decimal("5"), net=None)
-    odd = evening(id=9, currency='"XYZ"', chip_value=Decimal("0.125"), net=None)
+    rub = evening(id=8, currency="RUB", chip_value=Decimal("5"))
+    odd = evening(id=9, currency='"XYZ"', chip_value=Decimal("0.125"))
     wb = openpyxl.load_workbook(write(tmp_path, rub, odd))
     first, second = (table_rows(wb["Summary"], f"Session{n}") for n in (1, 2))
     assert first[0]["Money"].number_format == '#,##0.00 "₽"'
@@ -420,7 +419,7 @@ def test_control_characters_and_excel_escapes_survive(tmp_path: Path) -> None:
     ).filter(lambda s: "_x" not in s and not re.search(r"[\x0b\x0c\x0e-\x1f]", s))
 )
 def test_any_typed_name_comes_back_as_the_same_text(tmp_path: Path, name: str) -> None:
-    session = evening(name=name, deals=[], ledger=[], settlement=())
+    session = evening(name=name, deals=[], ledger=[])
     wb = openpyxl.load_workbook(write(tmp_path, session))
     (row,) = table_rows(wb["Summary"], "SessionsTable")
     assert row["Name"].data_type == "s"
@@ -590,7 +589,6 @@ def test_a_player_not_at_the_table_is_a_gap_not_zero(tmp_path: Path) -> None:
         ledger=[],
         chips={a: 3, b: -6, c: -6, d: 9},
         pot=0,
-        net=None,
     )
     wb = openpyxl.load_workbook(write(tmp_path, session))
     balance = [(r["Deal"].value, r["Dan"].value) for r in table_rows(wb["Balance"], "BalanceTable")]
