@@ -202,13 +202,19 @@ def _body_alignment(column: Column, value: object) -> Alignment | None:
 
 
 def _lines(text: str, width: float) -> int:
-    """Lines ``text`` wraps to in a column ``width`` characters wide, breaking at spaces."""
+    """Lines ``text`` wraps to in a column ``width`` characters wide.
+
+    Lines break at spaces; a word longer than the line is broken wherever it reaches
+    the edge, as both programs do.
+    """
+    room = max(int(width) - 1, 1)
     lines, used = 1, 0
     for word in text.split():
-        if used and used + 1 + len(word) > width - 1:
-            lines, used = lines + 1, len(word)
-        else:
-            used += len(word) + (1 if used else 0)
+        if used and used + 1 + len(word) > room:
+            lines, used = lines + 1, 0
+        used += len(word) + (1 if used else 0)
+        while used > room:
+            lines, used = lines + 1, used - room
     return lines
 
 

@@ -786,3 +786,13 @@ def test_a_history_longer_than_excel_allows_is_refused(
     with pytest.raises(NapError, match="too many rows for Excel's Ledger sheet"):
         write(tmp_path, evening())
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_header_longer_than_its_column_wraps_onto_a_taller_row(tmp_path: Path) -> None:
+    """Excel does not grow a row for wrapped text: the row is given the lines it needs."""
+    name = '=HYPERLINK("Cat")'
+    wb = openpyxl.load_workbook(write(tmp_path, evening(("Ann", "Bob", name))))
+    deals = wb["Deals"]
+    header = {c.value: c for c in deals[1]}
+    assert header[f"{name} change"].alignment.wrap_text
+    assert deals.row_dimensions[1].height == 45  # "=HYPERLINK(" / '"Cat")' / "change"
