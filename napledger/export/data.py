@@ -7,7 +7,7 @@ Nothing here imports openpyxl.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
 
@@ -85,3 +85,6 @@ class SessionExport:
     settings: Mapping[str, str | int | bool]
     deals: Sequence[DealRow]  # in order; may be very long (50,000)
     ledger: Sequence[LedgerRow]
+    # Settings this game does not have, each with the reason; its value in ``settings``
+    # is what the game does without it.
+    absent: Mapping[str, str] = field(default_factory=dict)

@@ -177,7 +177,7 @@ def write_rules(sheet: Sheet, sessions: Sequence[SessionExport]) -> None:
     sheet.set_widths([22.0, 10.0, 13.0, 16.0, 16.0, 60.0])
     groups: dict[tuple[object, ...], list[SessionExport]] = {}
     for s in sessions:
-        same = (s.variant, s.stakes, tuple(sorted(s.settings.items(), key=lambda kv: kv[0])))
+        same = (s.variant, s.stakes, tuple(sorted(s.settings.items())), tuple(s.absent.items()))
         groups.setdefault(same, []).append(s)
     sheet.title("Rules")
     if not sessions:
@@ -206,7 +206,11 @@ def write_rules(sheet: Sheet, sessions: Sequence[SessionExport]) -> None:
         sheet.blank()
         sheet.begin_table(f"SettingsTable{suffix}", SETTING_COLUMNS)
         for key, setting in first.settings.items():
-            sheet.append([key, _setting_text(setting), setting_note(key, setting, first.settings)])
+            if key in first.absent:  # as `variants` shows it: a dash and the reason
+                sheet.append([key, "—", first.absent[key]], muted=True)
+            else:
+                note = setting_note(key, setting, first.settings)
+                sheet.append([key, _setting_text(setting), note])
         sheet.end_table()
         sheet.line(
             "At the close of a session the pot is split among those seated, "

@@ -37,7 +37,8 @@ def session_export(book: Book, row: SessionRow) -> SessionExport:
         ]
     net, _, _ = book.net_money([row])
     paid = _what_replaced_deals_paid(rules, row, rows, records)
-    settings = {k: "off" if v is None else v for k, v in rules_to_dict(rules)["settings"].items()}
+    rules_data = rules_to_dict(rules)
+    settings = {k: "off" if v is None else v for k, v in rules_data["settings"].items()}
     return SessionExport(
         id=row.id or 0,
         name=row.name,
@@ -84,6 +85,7 @@ def session_export(book: Book, row: SessionRow) -> SessionExport:
             for r in rows
         ],
         ledger=ledger,
+        absent=rules_data["absent"],
     )
 
 

@@ -796,3 +796,13 @@ def test_a_header_longer_than_its_column_wraps_onto_a_taller_row(tmp_path: Path)
     header = {c.value: c for c in deals[1]}
     assert header[f"{name} change"].alignment.wrap_text
     assert deals.row_dimensions[1].height == 45  # "=HYPERLINK(" / '"Cat")' / "change"
+
+
+def test_a_setting_the_game_does_not_have_shows_a_dash_and_the_reason(tmp_path: Path) -> None:
+    reason = "the box is fed by the dealer's ante and failed bids, not by a pool"
+    session = evening(settings={"pool": False, "dealer_ante": 1}, absent={"pool": reason})
+    wb = openpyxl.load_workbook(write(tmp_path, session))
+    rows = {r["Setting"].value: r for r in table_rows(wb["Rules"], "SettingsTable")}
+    assert (rows["pool"]["Value"].value, rows["pool"]["What it does"].value) == ("—", reason)
+    assert rows["pool"]["Setting"].font.color.rgb == GREY
+    assert rows["dealer_ante"]["What it does"].value == "the dealer puts 1 into the pot each deal"
