@@ -37,7 +37,7 @@ SESSION_COLUMNS = (
 STAKE_COLUMNS = (
     Column("Bid"),
     Column("Tricks", numeric=True),
-    Column("In play"),
+    Column("In play", indent=True),
     Column("Made: each opponent pays", CHIPS),
     Column("Failed: pays each opponent", CHIPS),
     Column("What it does to the pot", indent=True),
