@@ -27,13 +27,13 @@ from pathlib import Path
 
 from sqlalchemy import insert
 
+from napledger.history import deal_to_json
 from napledger.ledger import postings
 from napledger.rules import Deal, Rules, load_preset
 from napledger.rules.load import with_overrides
 from napledger.rules.scoring import replay
-from napledger.store import open_book
-from napledger.store.book import deal_to_json
-from napledger.store.models import DealRow, Entry
+from napledger.store.api import Database
+from napledger.store.models import DealRevision, Entry
 
 SESSIONS = 1_000
 DEALS = 60
@@ -83,7 +83,8 @@ def build(url: str, seed: int = 6) -> int:
     rng = random.Random(seed)
     start = datetime(2024, 1, 5, 19, 30, tzinfo=UTC)
     deal_id = 0
-    with open_book(url) as b:
+    with Database(url) as database, database.write() as tx:
+        b = tx.book
         for n in range(SESSIONS):
             rules, currency, chip = table_rules(rng)
             size = rng.randint(max(rules.min_players, 3), min(rules.max_players, 7))
@@ -124,7 +125,7 @@ def build(url: str, seed: int = 6) -> int:
                         "recorded_at": row.created_at + timedelta(minutes=2 * number),
                     }
                 )
-            b.db.execute(insert(DealRow), deal_rows)
+            b.db.execute(insert(DealRevision), deal_rows)
             if entry_rows:
                 b.db.execute(insert(Entry), entry_rows)
             if n < SESSIONS - 1:  # the last one is still being played
@@ -134,10 +135,8 @@ def build(url: str, seed: int = 6) -> int:
 
 def sanity(url: str) -> None:
     """The history is realistic enough: bids of every height were made and failed."""
-    from napledger.store.stats import lifetime
-
-    with open_book(url, write=False) as b:
-        tally = lifetime(b.db)
+    with Database(url) as database, database.read() as tx:
+        tally = tx.stats()
     rows = tally.ranked()
     assert sum(s.chips for s in rows) == 0, "every session sums to zero"
     assert sum(s.naps_made for s in rows) > 100 and sum(s.treasure for s in rows) > 0
@@ -168,11 +167,9 @@ def main() -> None:
     )
     sanity(url)
 
-    from napledger.store.stats import lifetime
-
     def in_process() -> None:
-        with open_book(url, write=False) as b:
-            lifetime(b.db).ranked()
+        with Database(url) as database, database.read() as tx:
+            tx.stats().ranked()
 
     print(f"stats in-process (query + tally):  {timed(in_process):.3f}s")
     env = {**os.environ, "NAPLEDGER_DB": url, "COLUMNS": "120"}

@@ -11,10 +11,12 @@ from napledger.ledger import POT
 from napledger.rules.model import fold
 
 MAX_NAME = 40
+MAX_NOTE = 200
 
 
-def clean_name(raw: str, what: str = "player name", limit: int = MAX_NAME) -> str:
-    """A name fit to store: trimmed, inner spaces collapsed, no control characters."""
+def clean_text(raw: str, what: str, limit: int = MAX_NAME) -> str:
+    """Text fit to store (a session name, a currency, a note): trimmed, inner spaces
+    collapsed, no control characters."""
     name = " ".join(unicodedata.normalize("NFC", raw).split())
     if not name:
         raise NapError(f"a {what} cannot be empty")
@@ -24,12 +26,22 @@ def clean_name(raw: str, what: str = "player name", limit: int = MAX_NAME) -> st
         raise NapError(f"the {what} {name!r} has only accent marks, no letters")
     if len(name) > limit:
         raise NapError(f"the {what} {name[:20]!r}… is longer than {limit} characters")
-    if what == "player name":
-        if fold(name) == POT:
-            raise NapError("'pot' is the pot's account; choose another player name")
-        if "," in name:
-            raise NapError(f"a player name cannot contain a comma: {name!r}")
     return name
+
+
+def clean_player(raw: str) -> str:
+    """A player's name fit to store: clean text that is not the pot and holds no comma."""
+    name = clean_text(raw, "player name")
+    if fold(name) == POT:
+        raise NapError("'pot' is the pot's account; choose another player name")
+    if "," in name:
+        raise NapError(f"a player name cannot contain a comma: {name!r}")
+    return name
+
+
+def clean_note(raw: str) -> str | None:
+    """A deal's note; blank means none (amend's `--note ""` clears it)."""
+    return clean_text(raw, "note", MAX_NOTE) if raw.strip() else None
 
 
 def match_player(typed: str, players: Iterable[str], where: str = "in this session") -> str:

@@ -1,10 +1,12 @@
-"""The Typer app. Each command parses, calls the book in one transaction, and renders.
+"""The Typer app. Each command parses, makes one call of the session API, and renders.
 
 No `from __future__ import annotations` here: Typer would have to eval every string
 annotation of every command at each start, which costs a one-shot command ~10 ms.
 """
 
-from typing import TYPE_CHECKING, Annotated, Any
+import inspect
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
@@ -12,11 +14,14 @@ from napledger.cli.errors import NapGroup
 from napledger.errors import NapError
 
 if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
     from decimal import Decimal
 
-    from napledger.rules import Deal
-    from napledger.store import Book
-    from napledger.store.models import SessionRow
+    from napledger.options import DealOptions
+    from napledger.store.api import Database, SessionAPI, Transaction
+    from napledger.store.views import Seated, Voided
+
+T = TypeVar("T")
 
 app = typer.Typer(
     cls=NapGroup,
@@ -41,15 +46,62 @@ SessionOpt = Annotated[
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document.")]
 
 
+class Run:
+    """What the commands of one run share: the `--db` given, and its database once opened.
+
+    A one-shot command opens the database and closes it as it ends; `play` hands its own
+    `Run` to every line, so an evening keeps one database (and its engine) open.
+    """
+
+    def __init__(self, db: str | None) -> None:
+        self.db = db
+        self._database: Database | None = None
+
+    def database(self, ctx: typer.Context) -> "Database":
+        if self._database is None:
+            from napledger.store.api import Database
+
+            self._database = Database(self.db)
+            ctx.find_root().call_on_close(self.close)
+        return self._database
+
+    def close(self) -> None:
+        if self._database is not None:
+            self._database.close()
+            self._database = None
+
+
 @app.callback()
 def root(ctx: typer.Context, db: DbOpt = None) -> None:
-    ctx.obj = db
+    # `play` passes each line the run of its evening, unless the line names another database.
+    if not isinstance(ctx.obj, Run) or (db is not None and db != ctx.obj.db):
+        ctx.obj = Run(db)
 
 
-def book(ctx: typer.Context, write: bool = True) -> Any:
-    from napledger.store import open_book
+def book(ctx: typer.Context, write: bool = True) -> "AbstractContextManager[Transaction]":
+    """The book of this command's one transaction."""
+    run: Run = ctx.find_root().obj
+    database = run.database(ctx)
+    return database.write() if write else database.read()
 
-    return open_book(ctx.find_root().obj, write)
+
+def change(ctx: typer.Context, session: str | None, act: "Callable[[SessionAPI], T]") -> T:
+    """One change to a session (the current one unless named), in its own transaction."""
+    with book(ctx) as tx:
+        return act(tx.session(session))
+
+
+def change_and_show(
+    ctx: typer.Context,
+    session: str | None,
+    act: "Callable[[SessionAPI], Voided | Seated]",
+    say: "Callable[[Any], str]",
+) -> None:
+    """A change that is told in one line (`say` of what it returned) above the scoreboard."""
+    from napledger.cli import render
+
+    done = change(ctx, session, act)
+    render.changed(done.scoreboard, say(done))
 
 
 def session_refs(named: list[str] | None) -> list[str | None]:
@@ -130,18 +182,17 @@ def new(
 ) -> None:
     """Start a session and make it the current one."""
     from napledger.cli import render
-    from napledger.names import clean_name
+    from napledger.names import clean_text
     from napledger.rules import load_rules
     from napledger.rules.load import with_overrides
 
     rules = with_overrides(load_rules(variant), rule or [])
     chip_value = parse_chip(chip)
-    currency = clean_name(currency, "currency") if currency.strip() else ""
+    currency = clean_text(currency, "currency") if currency.strip() else ""
     names = [p for p in players.split(",") if p.strip()]
-    with book(ctx) as b:
-        row = b.create(name, rules, names, chip_value, currency, dealer, carry_from)
-        table = b.table(row)
-    render.started(table)
+    with book(ctx) as tx:
+        board = tx.new_session(name, rules, names, chip_value, currency, dealer, carry_from)
+    render.started(board)
 
 
 @app.command()
@@ -149,22 +200,21 @@ def sessions(ctx: typer.Context, as_json: JsonOpt = False) -> None:
     """List the sessions in the database."""
     from napledger.cli import render
 
-    with book(ctx, write=False) as b:
-        rows = b.sessions()
-        current = b.current_id()
-        tables = [b.table(r) for r in rows]
+    with book(ctx, write=False) as tx:
+        boards = tx.sessions()
+        current = tx.current_id()
     if as_json:
         emit_json(
             {
                 "sessions": [
                     render.session_json(t.session)
                     | {"current": t.session.id == current, "hands": t.hands}
-                    for t in tables
+                    for t in boards
                 ]
             }
         )
     else:
-        render.session_list(tables, current)
+        render.session_list(boards, current)
 
 
 @app.command()
@@ -172,10 +222,9 @@ def use(
     ctx: typer.Context, session: Annotated[str, typer.Argument(help="Session id or name.")]
 ) -> None:
     """Make a session the current one."""
-    with book(ctx) as b:
-        row = b.find(session)
-        b.set_current(row)
-    typer.echo(f"Current session: {row.name} (#{row.id})")
+    with book(ctx) as tx:
+        info = tx.use(session)
+    typer.echo(f"Current session: {info.name} (#{info.id})")
 
 
 @app.command()
@@ -183,8 +232,8 @@ def table(ctx: typer.Context, session: SessionOpt = None, as_json: JsonOpt = Fal
     """The scoreboard: every player's chips and money, and the pot."""
     from napledger.cli import render
 
-    with book(ctx, write=False) as b:
-        t = b.table(b.find(session))
+    with book(ctx, write=False) as tx:
+        t = tx.session(session).scoreboard()
     if as_json:
         emit_json(render.table_json(t))
     else:
@@ -196,22 +245,33 @@ def hands(ctx: typer.Context, session: SessionOpt = None, as_json: JsonOpt = Fal
     """Every deal of a session and what it paid."""
     from napledger.cli import render
 
-    with book(ctx, write=False) as b:
-        row = b.find(session)
-        deals = b.all_deals(row)
-        entries = b.entries_by_deal(row)
-        roster = () if as_json else b.roster(row)
-        t = b.table(row)
+    with book(ctx, write=False) as tx:
+        history = tx.session(session).history(with_roster=not as_json)
     if as_json:
-        emit_json(render.hands_json(t, deals, entries))
+        emit_json(render.hands_json(history))
     else:
-        render.hand_list(t, deals, entries, roster)
+        render.hand_list(history)
 
 
 # --- deals ----------------------------------------------------------------------
 
 ByOpt = Annotated[str | None, typer.Option("--by", "-b", help="The bidder.")]
-TricksOpt = Annotated[int | None, typer.Option("--tricks", "-t", help="Tricks the bidder took.")]
+
+
+def counted(text: str) -> int:
+    """A number typed on the command line, by the one rule for numbers (napledger/numbers.py)."""
+    from napledger.numbers import whole
+
+    try:
+        return whole(text, "it")
+    except NapError as error:  # a mistyped command line: a usage error, as Typer's own are
+        raise typer.BadParameter(str(error).removeprefix("it ")) from None
+
+
+TricksOpt = Annotated[
+    int | None, typer.Option("--tricks", "-t", help="Tricks the bidder took.", parser=counted)
+]
+DealNumberArg = Annotated[int, typer.Argument(help="Deal number.", parser=counted)]
 MadeOpt = Annotated[bool, typer.Option("--made", help="The bid was made.")]
 FailedOpt = Annotated[bool, typer.Option("--failed", help="The bid failed.")]
 RevokeOpt = Annotated[str | None, typer.Option("--revoke", help="Who revoked (renonce).")]
@@ -223,208 +283,125 @@ BuyOpt = Annotated[list[str] | None, typer.Option("--buy", help="PLAYER=N cards 
 NoteOpt = Annotated[
     str | None, typer.Option("--note", help='A few words to remember (amend: "" clears).')
 ]
-MAX_NOTE = 200
+NoPeepsOpt = Annotated[bool, typer.Option("--no-peeps", help="Nobody peeped after all.")]
+NoBuysOpt = Annotated[bool, typer.Option("--no-buys", help="Nobody bought cards after all.")]
+
+# The one definition of what `hand`, `pass` and `amend` take about a deal: each command
+# names the options it offers, and receives them as one `DealOptions`.
+DEAL_OPTIONS: dict[str, tuple[Any, Any]] = {
+    "by": (ByOpt, None),
+    "tricks": (TricksOpt, None),
+    "made": (MadeOpt, False),
+    "failed": (FailedOpt, False),
+    "revoke": (RevokeOpt, None),
+    "dealer": (DealerOpt, None),
+    "peep": (PeepOpt, None),
+    "buy": (BuyOpt, None),
+    "no_peeps": (NoPeepsOpt, False),
+    "no_buys": (NoBuysOpt, False),
+    "note": (NoteOpt, None),
+}
+FIELDS = {"peep": "peeps", "buy": "buys"}  # option name -> DealOptions field
 
 
-def build_deal(
-    b: "Book",
-    row: "SessionRow",
-    base: "Deal | None",
-    bid: str | None,
-    by: str | None,
-    tricks: int | None,
-    made: bool,
-    failed: bool,
-    revoke: str | None,
-    dealer: str | None,
-    peep: list[str] | None,
-    buy: list[str] | None,
-    note: str | None = None,
-) -> "Deal":
-    """A deal record from the options typed, on top of `base` when amending."""
-    from dataclasses import replace
+def deal_options(*names: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """Give a command the deal options `names` (before its `--session`), as `options`.
 
-    from napledger.rules import Deal
+    Typer reads a command's parameters from its signature; `__signature__` is how Python
+    lets a wrapper declare the signature it accepts (PEP 362).
+    """
 
-    if made and failed:
-        raise NapError("--made and --failed contradict each other")
-    if tricks is not None and (made or failed):
-        raise NapError("give --tricks or --made/--failed, not both")
-    rules = b.rules(row)
-    seated = base.seated if base else b.seating(row)
+    def decorate(command: Callable[..., None]) -> Callable[..., None]:
+        own = [p for p in inspect.signature(command).parameters.values() if p.name != "options"]
+        at = next((i for i, p in enumerate(own) if p.name == "session"), len(own))
+        shared = [
+            inspect.Parameter(
+                name,
+                inspect.Parameter.KEYWORD_ONLY,
+                annotation=DEAL_OPTIONS[name][0],
+                default=DEAL_OPTIONS[name][1],
+            )
+            for name in names
+        ]
+        own = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in own]
 
-    def who(typed: str) -> str:
-        from napledger.names import match_player
+        def run(**given: Any) -> None:
+            from napledger.options import DealOptions
 
-        try:
-            return match_player(typed, seated, "at the table")
-        except NapError as unknown:
-            # Someone who sat earlier deserves a better answer than "no such player".
-            gone = [p for p in b.everyone(row) if p not in seated]
-            try:
-                player = match_player(typed, gone)
-            except NapError:
-                raise unknown from None
-            hint = f" (`join {player}` seats them again)" if base is None else " in that deal"
-            raise NapError(f"{player} is not at the table{hint}") from None
+            typed = {name: given.pop(name) for name in names}
+            for listed in ("peep", "buy"):
+                if typed.get(listed) is not None:
+                    typed[listed] = tuple(typed[listed])
+            command(**given, options=DealOptions(**{FIELDS.get(k, k): v for k, v in typed.items()}))
 
-    deal = base or Deal(seated=seated, dealer=b.dealer_now(row), dealer_named=False)
-    changes: dict[str, Any] = {}
-    if bid is not None:
-        if bid.strip().casefold() in ("pass", "passed"):
-            changes |= {"bid": None, "bidder": None, "tricks": None, "made": None, "revoker": None}
-        else:
-            changes["bid"] = rules.bid(bid).name
-    if by is not None:
-        changes["bidder"] = who(by)
-    if tricks is not None or made or failed or revoke is not None:
-        changes |= {
-            "tricks": tricks,
-            "made": True if made else False if failed else None,
-            "revoker": who(revoke) if revoke is not None else None,
-        }
-    if dealer is not None and who(dealer) != deal.dealer:
-        changes |= {"dealer": who(dealer), "dealer_named": True}
-    if peep is not None:
-        changes["peeps"] = tuple(who(p) for p in peep)
-    if buy is not None:
-        changes["buys"] = tuple(parse_buy(who, item) for item in buy)
-    if note is not None:
-        from napledger.names import clean_name
+        params = own[:at] + shared + own[at:]
+        run.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+        run.__annotations__ = {p.name: p.annotation for p in params}
+        run.__name__, run.__doc__ = command.__name__, command.__doc__
+        return run
 
-        changes["note"] = clean_name(note, "note", MAX_NOTE) if note.strip() else None
-    return replace(deal, **changes)
-
-
-def parse_buy(who: Any, item: str) -> tuple[str, int]:
-    from napledger.numbers import whole
-
-    player, sep, count = item.rpartition("=")
-    if not sep:
-        raise NapError(f"--buy wants PLAYER=N (cards bought), not {item!r}")
-    return who(player), whole(count, "--buy PLAYER=N")
+    return decorate
 
 
 @app.command()
+@deal_options("by", "tricks", "made", "failed", "revoke", "dealer", "peep", "buy", "note")
 def hand(
     ctx: typer.Context,
     bid: Annotated[str, typer.Argument(help="The bid: nap, misere, 3, ...")],
-    by: ByOpt = None,
-    tricks: TricksOpt = None,
-    made: MadeOpt = False,
-    failed: FailedOpt = False,
-    revoke: RevokeOpt = None,
-    dealer: DealerOpt = None,
-    peep: PeepOpt = None,
-    buy: BuyOpt = None,
-    note: NoteOpt = None,
+    options: "DealOptions",
     session: SessionOpt = None,
 ) -> None:
     """Record a played deal: the bid, the bidder and the outcome (or a revoke)."""
+    from dataclasses import replace
+
     from napledger.cli import render
 
-    if by is None:
+    if options.by is None:
         raise NapError("say who bid with --by PLAYER")
-    with book(ctx) as b:
-        row = b.find_writable(session)
-        deal = build_deal(
-            b, row, None, bid, by, tricks, made, failed, revoke, dealer, peep, buy, note
-        )
-        deal_row, transfers = b.record(row, deal)
-        t = b.table(row)
-    render.after_deal(t, deal_row.number, deal, transfers)
+    done = change(ctx, session, lambda s: s.record(replace(options, bid=bid)))
+    render.after_deal(done)
 
 
 @app.command("pass")
-def pass_(
-    ctx: typer.Context,
-    dealer: DealerOpt = None,
-    peep: PeepOpt = None,
-    buy: BuyOpt = None,
-    note: NoteOpt = None,
-    session: SessionOpt = None,
-) -> None:
+@deal_options("dealer", "peep", "buy", "note")
+def pass_(ctx: typer.Context, options: "DealOptions", session: SessionOpt = None) -> None:
     """Record a passed-out deal: only antes and fees are paid, the deal moves on."""
     from napledger.cli import render
 
-    with book(ctx) as b:
-        row = b.find_writable(session)
-        deal = build_deal(
-            b, row, None, None, None, None, False, False, None, dealer, peep, buy, note
-        )
-        deal_row, transfers = b.record(row, deal)
-        t = b.table(row)
-    render.after_deal(t, deal_row.number, deal, transfers)
+    render.after_deal(change(ctx, session, lambda s: s.pass_(options)))
 
 
 @app.command()
 def undo(ctx: typer.Context, session: SessionOpt = None) -> None:
     """Void the last deal (it stays in the record, marked voided)."""
-    from napledger.cli import render
-
-    with book(ctx) as b:
-        row = b.find_writable(session)
-        gone = b.undo(row)
-        t = b.table(row)
-    render.changed(t, f"Deal {gone.number} voided.")
+    change_and_show(ctx, session, lambda s: s.undo(), lambda gone: f"Deal {gone.number} voided.")
 
 
 @app.command()
 def void(
     ctx: typer.Context,
-    number: Annotated[int, typer.Argument(help="Deal number.")],
+    number: DealNumberArg,
     session: SessionOpt = None,
 ) -> None:
     """Void deal N; later deals are scored again (the pot may differ)."""
-    from napledger.cli import render
-
-    with book(ctx) as b:
-        row = b.find_writable(session)
-        b.void(row, number)
-        t = b.table(row)
-    render.changed(t, f"Deal {number} voided.")
+    change_and_show(ctx, session, lambda s: s.void(number), lambda _: f"Deal {number} voided.")
 
 
 @app.command()
+@deal_options(*DEAL_OPTIONS)
 def amend(
     ctx: typer.Context,
-    number: Annotated[int, typer.Argument(help="Deal number.")],
+    number: DealNumberArg,
+    options: "DealOptions",
     bid: Annotated[str | None, typer.Argument(help="A new bid, or `pass`.")] = None,
-    by: ByOpt = None,
-    tricks: TricksOpt = None,
-    made: MadeOpt = False,
-    failed: FailedOpt = False,
-    revoke: RevokeOpt = None,
-    dealer: DealerOpt = None,
-    peep: PeepOpt = None,
-    buy: BuyOpt = None,
-    no_peeps: Annotated[bool, typer.Option("--no-peeps", help="Nobody peeped after all.")] = False,
-    no_buys: Annotated[
-        bool, typer.Option("--no-buys", help="Nobody bought cards after all.")
-    ] = False,
-    note: NoteOpt = None,
     session: SessionOpt = None,
 ) -> None:
     """Correct deal N: what you give replaces what was recorded; the rest stays."""
-    from napledger.cli import render
-    from napledger.store.book import deal_from_json
+    from dataclasses import replace
 
-    if (no_peeps and peep) or (no_buys and buy):
-        raise NapError("--no-peeps/--no-buys contradict --peep/--buy")
-    peep = [] if no_peeps else peep
-    buy = [] if no_buys else buy
-    with book(ctx) as b:
-        row = b.find_writable(session)
-        old = deal_from_json(b.deal(row, number).record_json)
-        deal = build_deal(
-            b, row, old, bid, by, tricks, made, failed, revoke, dealer, peep, buy, note
-        )
-        if deal == old:
-            raise NapError(f"that is what deal {number} already says")
-        new = b.amend(row, number, deal)
-        changes = b.deal_entries(new)
-        t = b.table(row)
-    render.amended(t, new.number, new.revision, deal, changes)
+    from napledger.cli import render
+
+    render.amended(change(ctx, session, lambda s: s.amend(number, replace(options, bid=bid))))
 
 
 @app.command()
@@ -437,13 +414,12 @@ def join(
     session: SessionOpt = None,
 ) -> None:
     """Seat a player from the next deal."""
-    from napledger.cli import render
-
-    with book(ctx) as b:
-        row = b.find_writable(session)
-        name = b.join(row, player, after)
-        t = b.table(row)
-    render.changed(t, f"{name} joins from the next deal.")
+    change_and_show(
+        ctx,
+        session,
+        lambda s: s.join(player, after),
+        lambda n: f"{n.player} joins from the next deal.",
+    )
 
 
 @app.command()
@@ -453,13 +429,9 @@ def leave(
     session: SessionOpt = None,
 ) -> None:
     """A player leaves the table from the next deal; their score stays."""
-    from napledger.cli import render
-
-    with book(ctx) as b:
-        row = b.find_writable(session)
-        name = b.leave(row, player)
-        t = b.table(row)
-    render.changed(t, f"{name} leaves the table.")
+    change_and_show(
+        ctx, session, lambda s: s.leave(player), lambda gone: f"{gone.player} leaves the table."
+    )
 
 
 @app.command()
@@ -473,11 +445,7 @@ def close(
     """Close a session and decide what happens to the pot."""
     from napledger.cli import render
 
-    with book(ctx) as b:
-        row = b.find_writable(session)
-        transfers = b.close(row, pot)
-        t = b.table(row)
-    render.closed(t, transfers)
+    render.closed(change(ctx, session, lambda s: s.close(pot)))
 
 
 def main() -> None:

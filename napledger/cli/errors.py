@@ -8,12 +8,9 @@ from collections.abc import Sequence
 from typing import Any
 
 import typer
-from typer._click import exceptions as click_exceptions
 from typer.core import TyperGroup
 
 from napledger.errors import NapError
-
-USAGE_EXIT = 2
 
 
 def error_line(message: str) -> str:
@@ -31,16 +28,11 @@ class NapGroup(TyperGroup):
         standalone_mode: bool = True,
         **extra: Any,
     ) -> Any:
-        from napledger.cli.coerce import install
-
-        install()
         try:
             result = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except NapError as error:
             fail(str(error), 1)
-        except click_exceptions.UsageError as error:
-            fail(error.format_message(), USAGE_EXIT)
-        except click_exceptions.ClickException as error:
+        except typer.TyperException as error:  # a usage error (exit 2) or another of Typer's
             fail(error.format_message(), error.exit_code)
         except typer.Abort:
             fail("stopped", 130)

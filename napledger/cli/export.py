@@ -45,18 +45,17 @@ def export(
     next free name (NAME-2.xlsx, ...); with -o it is refused unless --force is given.
     """
     from napledger.cli.render import console
-    from napledger.store.exporting import session_export
 
     start, end = day_range(since, until)
     if sessions and all_:
         raise NapError("name sessions or give --all, not both")
     if output is not None and output.suffix.lower() != ".xlsx":
         raise NapError(f"the workbook must be an .xlsx file, not {output}")
-    with book(ctx, write=False) as b:
+    with book(ctx, write=False) as tx:
         if all_ or (not sessions and (start or end)):
-            rows = b.sessions()
+            rows = [board.session for board in tx.sessions()]
         else:
-            rows = b.find_many(session_refs(sessions))
+            rows = tx.find_many(session_refs(sessions))
         rows = [
             r
             for r in rows
@@ -64,7 +63,7 @@ def export(
         ]
         if not rows:
             raise NapError("no sessions to export in that range")
-        data = [session_export(b, r) for r in rows]
+        data = [tx.export_data(r) for r in rows]
     path = output or default_path([r.name for r in rows])
     if output is None:
         path.parent.mkdir(exist_ok=True)

@@ -6,17 +6,16 @@ prints, fails and commits exactly as that command would; only the engine is kept
 """
 
 import sys
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import typer
 
-from napledger.cli.app import SessionOpt, app
+from napledger.cli.app import Run, SessionOpt, app
 from napledger.cli.errors import NapGroup, error_line
 from napledger.errors import NapError
 
 if TYPE_CHECKING:
-    from napledger.rules import Rules
+    from napledger.store.views import TableView
 
 LEAVE = ("quit", "exit")
 OWN_WORDS = (*LEAVE, "help")
@@ -33,47 +32,30 @@ Commands: {commands}.
 quit, exit, Ctrl-D or Ctrl-C leave; every deal is saved as it is typed."""
 
 
-@dataclass(frozen=True)
-class View:
+def load_view(ctx: typer.Context, session: str | None) -> "TableView":
     """What the loop knows of the session between commands: for the prompt and short forms."""
-
-    name: str
-    seated: tuple[str, ...]
-    rules: "Rules"
-    number: int
-    dealer: str | None
-
-
-def load_view(db: str | None, session: str | None) -> View | None:
-    from napledger.store import open_book
-
-    with open_book(db, write=False) as b:
-        row = b.find(session)
-        return View(
-            name=row.name,
-            seated=b.seating(row),
-            rules=b.rules(row),
-            number=b.next_number(row),
-            dealer=None if row.closed_at else b.dealer_now(row),
-        )
+    run: Run = ctx.find_root().obj
+    with run.database(ctx).read() as tx:
+        return tx.session(session).view()
 
 
 class Loop:
-    def __init__(self, db: str | None, session: str | None) -> None:
+    def __init__(self, ctx: typer.Context, session: str | None) -> None:
         group = typer.main.get_command(app)
         assert isinstance(group, NapGroup)
         self.group = group
         self.commands = {*self.group.commands, *OWN_WORDS}
-        self.db, self.session = db, session
-        self._view: View | None = None
+        # Every line runs in this run: one database, opened once for the evening.
+        self.ctx, self.run_state, self.session = ctx, ctx.find_root().obj, session
+        self._view: TableView | None = None
         self.stale = True
         self.matches: list[str] = []
         self.failed = 0  # lines that ended in an error
 
-    def view(self) -> View | None:
+    def view(self) -> "TableView | None":
         if self.stale:
             try:
-                self._view = load_view(self.db, self.session)
+                self._view = load_view(self.ctx, self.session)
             except NapError:
                 self._view = None  # no database or no current session yet: commands still work
             self.stale = False
@@ -137,10 +119,8 @@ class Loop:
 
         The line is shown again (and stays in the line history) so that nothing typed is lost.
         """
-        from napledger.store import check_kept_files
-
         try:
-            check_kept_files()
+            self.run_state.database(self.ctx).check_same_files()
         except NapError as error:
             print(error_line(f"{error}; not saved: {line.strip()}"), file=sys.stderr)
             self.failed += 1
@@ -156,10 +136,8 @@ class Loop:
             and not any(a in ("--session", "-s") or a.startswith("--session=") for a in argv)
         ):
             argv = [*argv, "--session", self.session]
-        if self.db is not None:
-            argv = ["--db", self.db, *argv]
         try:
-            self.group.main(argv, prog_name="napledger")
+            self.group.main(argv, prog_name="napledger", obj=self.run_state)
         except SystemExit as stop:
             if stop.code == 130:  # Ctrl-C inside a command: it was rolled back; leave
                 raise KeyboardInterrupt from None
@@ -201,15 +179,12 @@ class Loop:
 @app.command()
 def play(ctx: typer.Context, session: SessionOpt = None) -> None:
     """Table mode: type deals and commands line after line (`help` inside lists the forms)."""
-    from napledger.store import keep_engines
-
-    db = ctx.find_root().obj
-    with keep_engines():
-        loop = Loop(db, session)
-        if session is not None:
-            load_view(db, session)  # a session that does not exist is refused before the loop
-        interactive = sys.stdin.isatty()
-        loop.run(interactive)
+    ctx.find_root().obj.database(ctx)  # opened once here, closed as `play` ends
+    loop = Loop(ctx, session)
+    if session is not None:
+        load_view(ctx, session)  # a session that does not exist is refused before the loop
+    interactive = sys.stdin.isatty()
+    loop.run(interactive)
     if loop.failed and not interactive:
         # A replayed file with a bad line must not pass for a clean replay in a script.
         raise typer.Exit(1)

@@ -5,22 +5,29 @@ Gains and losses carry a sign as well as a colour, so they read the same with NO
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from datetime import datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.table import Table as RichTable
 
-from napledger.ledger import POT, Transfer, postings
+from napledger.ledger import POT
 from napledger.rules import Deal, Rules
 from napledger.rules.scoring import outcome
 from napledger.seating import RosterChange
-from napledger.settle import Payment
 
 if TYPE_CHECKING:
-    from napledger.store import Table
-    from napledger.store.models import DealRow, SessionRow
+    from napledger.history import ScoredDeal
+    from napledger.store.views import (
+        Closed,
+        DealResult,
+        History,
+        Scoreboard,
+        SessionInfo,
+        Settlement,
+    )
 
 # No emoji codes: a name like ":x:" is shown as typed, and Rich's emoji table is not loaded.
 console = Console(highlight=False, emoji=False)
@@ -92,18 +99,18 @@ def variant(rules: Rules) -> None:
 # --- sessions and scoreboards ---------------------------------------------------
 
 
-def session_json(row: SessionRow) -> dict[str, Any]:
+def session_json(row: SessionInfo) -> dict[str, Any]:
     return {
         "id": row.id,
         "name": row.name,
         "variant": row.variant,
-        "chip_value": row.chip_value,
+        "chip_value": str(row.chip_value),
         "currency": row.currency,
         "closed": row.closed_at is not None,
     }
 
 
-def table_json(t: Table) -> dict[str, Any]:
+def table_json(t: Scoreboard) -> dict[str, Any]:
     return {
         "session": session_json(t.session),
         "players": [
@@ -115,7 +122,7 @@ def table_json(t: Table) -> dict[str, Any]:
     }
 
 
-def scoreboard(t: Table) -> None:
+def scoreboard(t: Scoreboard) -> None:
     currency = t.session.currency
     grid = RichTable(
         title=f"{esc(t.session.name)} · {esc(t.rules.title)} · {t.hands} deal{'' if t.hands == 1 else 's'}"
@@ -145,7 +152,7 @@ def _has_pot(rules: Rules) -> bool:
     return s.pool or s.dealer_ante > 0 or any(b.fail_pot for b in rules.bids)
 
 
-def started(t: Table) -> None:
+def started(t: Scoreboard) -> None:
     row = t.session
     chip = money(1, t.chip_value, row.currency, sign=False)
     console.print(
@@ -157,7 +164,7 @@ def started(t: Table) -> None:
     console.print(f"First to deal: [bold]{esc(t.next_dealer or '')}[/]")
 
 
-def session_list(tables: Sequence[Table], current: int | None) -> None:
+def session_list(tables: Sequence[Scoreboard], current: int | None) -> None:
     if not tables:
         console.print("No sessions yet: start one with `napledger new NAME --players A,B,C`.")
         return
@@ -207,25 +214,30 @@ def payments(changes: Mapping[str, int], players: Sequence[str]) -> str:
     return "   ".join(parts) or "no payments"
 
 
-def after_deal(t: Table, number: int, deal: Deal, transfers: Iterable[Transfer]) -> None:
-    console.print(deal_line(t.rules, number, deal))
-    console.print("  " + payments(postings(transfers), t.players))
+def after_deal(done: DealResult) -> None:
+    t = done.scoreboard
+    console.print(deal_line(t.rules, done.number, done.deal))
+    console.print("  " + payments(done.changes, t.players))
     scoreboard(t)
 
 
-def amended(t: Table, number: int, revision: int, deal: Deal, changes: Mapping[str, int]) -> None:
+def amended(done: DealResult) -> None:
     """The corrected deal as `hands` lists it (N.2 is deal N's second version)."""
-    console.print(f"Amended: {deal_line(t.rules, number, deal)} (now {number}.{revision})")
-    console.print("  " + payments(changes, t.players))
+    t, number = done.scoreboard, done.number
+    console.print(
+        f"Amended: {deal_line(t.rules, number, done.deal)} (now {number}.{done.revision})"
+    )
+    console.print("  " + payments(done.changes, t.players))
     scoreboard(t)
 
 
-def changed(t: Table, message: str) -> None:
+def changed(t: Scoreboard, message: str) -> None:
     console.print(message)
     scoreboard(t)
 
 
-def closed(t: Table, transfers: Sequence[Transfer]) -> None:
+def closed(done: Closed) -> None:
+    t, transfers = done.scoreboard, done.transfers
     pot = (
         "stays in the box for the next session (--carry-from)"
         if t.session.pot_to == "carry"
@@ -236,32 +248,17 @@ def closed(t: Table, transfers: Sequence[Transfer]) -> None:
     scoreboard(t)
 
 
-def hands_json(
-    t: Table, deals: Sequence[DealRow], entries: Mapping[int | None, Mapping[str, int]]
-) -> list[dict[str, Any]]:
-    from napledger.rules.scoring import replay
-    from napledger.store.book import deal_from_json
-
-    records = {row.id: deal_from_json(row.record_json) for row in deals}
-    live = [row for row in deals if row.status == "live"]
-    # Who paid whom is derived from the records, as every transfer is; `changes` is what the
-    # ledger stores for each account (`napledger verify` checks that the two agree).
-    paid = {
-        row.id: scored.transfers
-        for row, scored in zip(
-            live, replay(t.rules, (records[r.id] for r in live), t.session.opening_pot), strict=True
-        )
-    }
+def hands_json(history: History) -> list[dict[str, Any]]:
+    t = history.scoreboard
     out = []
-    for row in deals:
-        deal = records[row.id]
-        changes = entries.get(row.id, {}) if row.status == "live" else {}
+    for d in history.deals:
+        deal = _read(d)
         out.append(
             {
-                "number": row.number,
-                "revision": row.revision,
-                "status": row.status,
-                "voided": row.status == "voided",
+                "number": d.number,
+                "revision": d.revision,
+                "status": d.status,
+                "voided": d.voided,
                 "dealer": deal.dealer,
                 "seated": list(deal.seated),
                 "bidder": deal.bidder,
@@ -272,7 +269,9 @@ def hands_json(
                 "peeps": list(deal.peeps),
                 "buys": {p: n for p, n in deal.buys},
                 "note": deal.note,
-                "pot_after": row.pot_after if row.status == "live" else None,
+                "pot_after": d.stored_pot_after if d.live else None,
+                # Who paid whom is derived from the records, as every transfer is; `changes`
+                # is what the ledger stores (`napledger verify` checks that the two agree).
                 "transfers": [
                     {
                         "from": x.payer,
@@ -280,13 +279,23 @@ def hands_json(
                         "chips": x.chips,
                         "money": str(x.chips * t.chip_value),
                     }
-                    for x in paid.get(row.id, ())
+                    for x in d.transfers
                 ],
-                "changes": changes,
-                "recorded_at": row.recorded_at.isoformat(timespec="seconds"),
+                "changes": dict(d.entries) if d.live else {},
+                "recorded_at": _stamp(d).isoformat(timespec="seconds"),
             }
         )
     return out
+
+
+def _read(d: ScoredDeal) -> Deal:
+    assert d.deal is not None  # a strict history has read every record
+    return d.deal
+
+
+def _stamp(d: ScoredDeal) -> datetime:
+    assert d.recorded_at is not None  # a session's history is read with its times
+    return d.recorded_at
 
 
 def roster_line(change: RosterChange) -> str:
@@ -295,40 +304,33 @@ def roster_line(change: RosterChange) -> str:
     return f"[italic]{esc(change.player)} sits down in seat {change.seat + 1}[/]"
 
 
-def hand_list(
-    t: Table,
-    deals: Sequence[DealRow],
-    entries: Mapping[int | None, Mapping[str, int]],
-    roster: Sequence[RosterChange] = (),
-) -> None:
+def hand_list(history: History) -> None:
     """Every deal, with each join and leave shown before the deal it took effect for."""
-    from napledger.store.book import deal_from_json
-
+    t = history.scoreboard
     grid = RichTable(title=f"{esc(t.session.name)}: deals")
     for column in ("#", "dealer", "bid", "outcome", "payments", "pot"):
         grid.add_column(column)
-    changes = [c for c in roster if c.kind != "seat"]
-    for row in deals:
-        while changes and changes[0].from_deal <= row.number:
+    changes = [c for c in history.roster if c.kind != "seat"]
+    for d in history.deals:
+        while changes and changes[0].from_deal <= d.number:
             grid.add_row("", "", "", roster_line(changes.pop(0)), "", "")
-        deal = deal_from_json(row.record_json)
-        label = str(row.number) + (f".{row.revision}" if row.revision > 1 else "")
+        deal = _read(d)
         bid = f"{esc(deal.bidder or '')} {esc(deal.bid or '')}".strip() or "-"
-        if row.status == "live":
+        if d.live:
             grid.add_row(
-                label,
+                d.label,
                 esc(deal.dealer),
                 bid,
                 esc(outcome(t.rules, deal) + (f" — {deal.note}" if deal.note else "")),
-                payments(entries.get(row.id, {}), t.players),
-                str(row.pot_after),
+                payments(d.entries, t.players),
+                str(d.stored_pot_after),
             )
         else:
             grid.add_row(
-                f"[dim]{label}[/]",
+                f"[dim]{d.label}[/]",
                 f"[dim]{esc(deal.dealer)}[/]",
                 f"[dim]{bid}[/]",
-                f"[dim]{row.status}[/]",
+                f"[dim]{d.status}[/]",
                 "",
                 "",
             )
@@ -340,7 +342,9 @@ def hand_list(
 # --- settling up ----------------------------------------------------------------
 
 
-def settlement_json(plan: Sequence[Payment], chip_value: Decimal | None) -> dict[str, Any]:
+def settlement_json(done: Settlement) -> dict[str, Any]:
+    plan, chip_value = done.payments, done.chip_value
+
     def chips(amount: Decimal) -> int | None:
         # Chips mean something only when every session counted had the same chip value.
         return int(amount / chip_value) if chip_value else None
@@ -358,10 +362,9 @@ def settlement_json(plan: Sequence[Payment], chip_value: Decimal | None) -> dict
     }
 
 
-def settlement(
-    rows: Sequence[SessionRow], net: Mapping[str, Decimal], plan: Sequence[Payment], currency: str
-) -> None:
+def settlement(done: Settlement) -> None:
     """Each party's net beside the payments that square it, so anyone can check the sums."""
+    rows, net, plan, currency = done.sessions, done.net, done.payments, done.currency
     names = ", ".join(esc(r.name) for r in rows)
     unit = f" {esc(currency)}" if currency else ""
     grid = RichTable(title=f"Settling {names}: {len(plan)} payment{'s' if len(plan) != 1 else ''}")

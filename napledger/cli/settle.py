@@ -18,13 +18,10 @@ def settle(
 ) -> None:
     """Settle up with the fewest payments (an open session: as if closed now, pot split)."""
     from napledger.cli import render
-    from napledger.settle import settle as fewest
 
-    with book(ctx, write=False) as b:
-        rows = b.find_many(session_refs(session))
-        net, currency, chip_value = b.net_money(rows)
-    plan = fewest(net)
+    with book(ctx, write=False) as tx:
+        done = tx.settlement(session_refs(session))
     if as_json:
-        emit_json(render.settlement_json(plan, chip_value))
+        emit_json(render.settlement_json(done))
     else:
-        render.settlement(rows, net, plan, currency)
+        render.settlement(done)

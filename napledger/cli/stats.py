@@ -10,7 +10,7 @@ from napledger.cli.app import JsonOpt, app, book, emit_json
 from napledger.cli.dates import day_range, parse_day
 
 if TYPE_CHECKING:
-    from napledger.stats import PlayerStats, Tally
+    from napledger.tally import PlayerStats, Tally
 
 
 @app.command()
@@ -30,12 +30,11 @@ def stats(
     """Lifetime figures per player: bids made and failed, chips and money, naps, treasure."""
     start, end = day_range(since, until)
     from napledger.names import match_player
-    from napledger.store.stats import known_players, lifetime
 
-    with book(ctx, write=False) as b:
-        everyone = known_players(b.db)
+    with book(ctx, write=False) as tx:
+        everyone = tx.known_players()
         chosen = [match_player(p, everyone, "has played in this database") for p in player or []]
-        tally = lifetime(b.db, start, end)
+        tally = tx.stats(start, end)
     rows = tally.ranked()
     if chosen:
         rows = [tally.player(name) for name in dict.fromkeys(chosen)]

@@ -12,10 +12,9 @@ from napledger.errors import NapError
 def verify(ctx: typer.Context, as_json: JsonOpt = False) -> None:
     """Re-derive every deal from its record and rules; exit 1 if anything stored disagrees."""
     from napledger.cli import render
-    from napledger.store.verify import verify as check
 
-    with book(ctx, write=False) as b:
-        report = check(b)
+    with book(ctx, write=False) as tx:
+        report = tx.verify()
     problems = report.problems
     if as_json:
         emit_json(

@@ -1,4 +1,4 @@
-"""The session operations behind each command, on one open transaction.
+"""The session operations behind the session API (`api.py`), on one open transaction.
 
 The deal records are the truth: every change re-derives the entries (postings) of the
 deals it can affect from the session's frozen rules, so the pot is always consistent.
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from decimal import Decimal
 
 from sqlalchemy import delete, func, insert, select, update
@@ -16,22 +16,26 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
 from napledger.errors import NapError
+from napledger.history import DealRecord, deal_from_json, deal_to_json, score_history
 from napledger.ledger import POT, Transfer, balances, postings
-from napledger.names import clean_name, match_player
+from napledger.names import clean_player, clean_text, match_player
 from napledger.numbers import is_whole
 from napledger.rules import Deal, Rules, rules_from_dict, score_deal
 from napledger.rules.load import rules_to_dict
 from napledger.rules.model import fold
-from napledger.rules.scoring import close_transfers, replay
+from napledger.rules.scoring import close_transfers
 from napledger.seating import RosterChange, next_dealer
 from napledger.store.db import upsert
-from napledger.store.models import DealRow, Entry, Meta, Player, RosterRow, SessionRow, now
+from napledger.store.models import DealRevision, Entry, Meta, Player, RosterRow, SessionRow, now
+from napledger.store.views import Scoreboard, SessionInfo
+
+__all__ = ["Book", "cached_rules", "deal_from_json", "deal_to_json", "whole_number"]
 
 CURRENT = "current_session"
 MAX_ID = 2**63 - 1  # the largest id or deal number a database column holds
 # Columns for queries: typed as SQL expressions, where the model attributes read as plain values.
 S = SessionRow.__table__.c  # type: ignore[attr-defined]
-D = DealRow.__table__.c  # type: ignore[attr-defined]
+D = DealRevision.__table__.c  # type: ignore[attr-defined]
 E = Entry.__table__.c  # type: ignore[attr-defined]
 P = Player.__table__.c  # type: ignore[attr-defined]
 R = RosterRow.__table__.c  # type: ignore[attr-defined]
@@ -45,45 +49,6 @@ def whole_number(text: str) -> int | None:
         return None
     number = int(text)
     return number if number <= MAX_ID else -1
-
-
-def deal_to_json(deal: Deal) -> str:
-    return json.dumps(asdict(deal), ensure_ascii=False)
-
-
-def deal_from_json(text: str) -> Deal:
-    raw = json.loads(text)
-    return Deal(
-        seated=tuple(raw["seated"]),
-        dealer=raw["dealer"],
-        bid=raw["bid"],
-        bidder=raw["bidder"],
-        tricks=raw["tricks"],
-        made=raw["made"],
-        revoker=raw["revoker"],
-        peeps=tuple(raw["peeps"]),
-        buys=tuple((p, n) for p, n in raw["buys"]),
-        note=raw.get("note"),  # records from before notes have none
-        dealer_named=raw.get("dealer_named"),  # older records cannot say
-    )
-
-
-@dataclass
-class Table:
-    """One session's state as a scoreboard shows it."""
-
-    session: SessionRow
-    rules: Rules
-    seating: tuple[str, ...]
-    players: tuple[str, ...]
-    chips: dict[str, int]
-    pot: int
-    hands: int
-    next_dealer: str | None
-
-    @property
-    def chip_value(self) -> Decimal:
-        return Decimal(self.session.chip_value)
 
 
 class Book:
@@ -148,7 +113,7 @@ class Book:
         dealer: str | None,
         carry_from: str | None,
     ) -> SessionRow:
-        name = clean_name(name, "session name")
+        name = clean_text(name, "session name")
         if name.isdigit():
             raise NapError("a session name cannot be only digits (numbers are session ids)")
         if self.db.execute(select(S.id).where(S.key == fold(name))).first():
@@ -206,7 +171,7 @@ class Book:
         """Clean names, one spelling per person across every session."""
         seating: list[str] = []
         for raw in typed:
-            name = clean_name(raw)
+            name = clean_player(raw)
             if any(fold(name) == fold(s) for s in seating):
                 raise NapError(f"{name} is named twice")
             seating.append(self._person(name))
@@ -248,17 +213,21 @@ class Book:
         )
         return {account: int(total) for account, total in self.db.execute(query).all()}
 
-    def live_deals(self, row: SessionRow) -> list[DealRow]:
-        query = select(DealRow).where(D.session_id == row.id, D.status == "live").order_by(D.number)
-        return list(self.db.execute(query).scalars())
-
-    def all_deals(self, row: SessionRow) -> list[DealRow]:
-        query = select(DealRow).where(D.session_id == row.id).order_by(D.number, D.revision)
-        return list(self.db.execute(query).scalars())
-
-    def last_live(self, row: SessionRow) -> DealRow | None:
+    def live_deals(self, row: SessionRow) -> list[DealRevision]:
         query = (
-            select(DealRow)
+            select(DealRevision)
+            .where(D.session_id == row.id, D.status == "live")
+            .order_by(D.number)
+        )
+        return list(self.db.execute(query).scalars())
+
+    def all_deals(self, row: SessionRow) -> list[DealRevision]:
+        query = select(DealRevision).where(D.session_id == row.id).order_by(D.number, D.revision)
+        return list(self.db.execute(query).scalars())
+
+    def last_live(self, row: SessionRow) -> DealRevision | None:
+        query = (
+            select(DealRevision)
             .where(D.session_id == row.id, D.status == "live")
             .order_by(D.number.desc())
             .limit(1)
@@ -277,18 +246,18 @@ class Book:
             changes = self.roster(row)
         return next_dealer(changes, dealer, row.first_dealer)
 
-    def table(self, row: SessionRow) -> Table:
+    def table(self, row: SessionRow) -> Scoreboard:
         seating = self.seating(row)
         players = self.everyone(row)
         chips = self._totals(row)  # one query for the players and the pot
         pot = row.opening_pot + chips.pop(POT, 0)
         hands = self.db.execute(
             select(func.count())
-            .select_from(DealRow)
+            .select_from(DealRevision)
             .where(D.session_id == row.id, D.status == "live")
         ).scalar_one()
-        return Table(
-            session=row,
+        return Scoreboard(
+            session=session_info(row),
             rules=self.rules(row),
             seating=seating,
             players=players,
@@ -298,7 +267,22 @@ class Book:
             next_dealer=None if row.closed_at else self.dealer_now(row),
         )
 
-    def deal_entries(self, deal: DealRow) -> dict[str, int]:
+    def records(self, row: SessionRow, live_only: bool = False) -> list[DealRecord]:
+        """The session's deal records in order (number, then revision), with their entries."""
+        query = select(
+            D.id, D.number, D.revision, D.status, D.record_json, D.pot_after, D.recorded_at
+        ).where(D.session_id == row.id)
+        if live_only:
+            query = query.where(D.status == "live")
+        entries = self.entries_by_deal(row)
+        return [
+            DealRecord(i, number, revision, status, record, pot, at, entries.get(i, {}))
+            for i, number, revision, status, record, pot, at in self.db.execute(
+                query.order_by(D.number, D.revision)
+            ).all()
+        ]
+
+    def deal_entries(self, deal: DealRevision) -> dict[str, int]:
         query = select(E.account, E.chips).where(E.deal_id == deal.id)
         return {account: chips for account, chips in self.db.execute(query).all()}
 
@@ -321,10 +305,10 @@ class Book:
         ).scalar_one()
         return int(last) + 1
 
-    def record(self, row: SessionRow, deal: Deal) -> tuple[DealRow, list[Transfer]]:
+    def record(self, row: SessionRow, deal: Deal) -> tuple[DealRevision, list[Transfer]]:
         pot = self.pot(row)
         transfers = score_deal(self.rules(row), deal, pot)
-        deal_row = DealRow(
+        deal_row = DealRevision(
             session_id=row.id,  # type: ignore[arg-type]  # flushed rows have ids
             number=self.next_number(row),
             record_json=deal_to_json(deal),
@@ -344,13 +328,13 @@ class Book:
         if rows:
             self.db.execute(insert(Entry), rows)
 
-    def deal(self, row: SessionRow, number: int) -> DealRow:
+    def deal(self, row: SessionRow, number: int) -> DealRevision:
         found = (
             None
             if number > MAX_ID
             else (
                 self.db.execute(
-                    select(DealRow).where(
+                    select(DealRevision).where(
                         D.session_id == row.id, D.number == number, D.status == "live"
                     )
                 )
@@ -364,24 +348,24 @@ class Book:
             )
         return found
 
-    def void(self, row: SessionRow, number: int) -> DealRow:
+    def void(self, row: SessionRow, number: int) -> DealRevision:
         target = self.deal(row, number)
         target.status = "voided"
         self.db.flush()
         self.rederive(row, number)
         return target
 
-    def undo(self, row: SessionRow) -> DealRow:
+    def undo(self, row: SessionRow) -> DealRevision:
         last = self.last_live(row)
         if last is None:
             raise NapError(f"nothing to undo in {row.name!r}")
         return self.void(row, last.number)
 
-    def amend(self, row: SessionRow, number: int, deal: Deal) -> DealRow:
+    def amend(self, row: SessionRow, number: int, deal: Deal) -> DealRevision:
         old = self.deal(row, number)
         old.status = "replaced"
         self.db.flush()
-        new = DealRow(
+        new = DealRevision(
             session_id=row.id,  # type: ignore[arg-type]  # flushed rows have ids
             number=number,
             revision=old.revision + 1,
@@ -399,14 +383,15 @@ class Book:
         Only deals whose postings or pot really changed are written, so correcting deal 1
         of a long evening costs one re-scoring in memory, not a rewrite of the evening.
         """
-        live = self.db.execute(
-            select(D.id, D.number, D.record_json, D.pot_after)
-            .where(D.session_id == row.id, D.status == "live")
-            .order_by(D.number)
-        ).all()
-        scored = replay(
-            self.rules(row), (deal_from_json(d.record_json) for d in live), row.opening_pot
-        )
+        live = [
+            DealRecord(*columns)
+            for columns in self.db.execute(
+                select(D.id, D.number, D.revision, D.status, D.record_json, D.pot_after)
+                .where(D.session_id == row.id, D.status == "live")
+                .order_by(D.number)
+            ).all()
+        ]
+        scored = score_history(self.rules(row), live, row.opening_pot)
         later = [(d, s) for d, s in zip(live, scored, strict=True) if d.number >= from_number]
         stored: dict[int, dict[str, int]] = {}
         affected = select(D.id).where(D.session_id == row.id, D.number >= from_number)
@@ -431,14 +416,14 @@ class Book:
             {"id": d.id, "pot_after": s.pot_after} for d, s in later if d.pot_after != s.pot_after
         ]
         if moved:
-            self.db.execute(update(DealRow), moved)
+            self.db.execute(update(DealRevision), moved)
 
     # --- the table changes ----------------------------------------------------
 
     def join(self, row: SessionRow, name: str, after: str | None) -> str:
         seating = list(self.seating(row))
         rules = self.rules(row)
-        player = self._person(clean_name(name))
+        player = self._person(clean_player(name))
         if any(fold(player) == fold(p) for p in seating):
             raise NapError(f"{player} is already seated")
         if len(seating) >= rules.max_players:
@@ -521,3 +506,18 @@ def cached_rules(snapshot: str) -> Rules:
     if snapshot not in _RULES:
         _RULES[snapshot] = rules_from_dict(json.loads(snapshot), "the session's stored rules")
     return _RULES[snapshot]
+
+
+def session_info(row: SessionRow) -> SessionInfo:
+    return SessionInfo(
+        id=row.id or 0,
+        name=row.name,
+        variant=row.variant,
+        chip_value=Decimal(row.chip_value),
+        currency=row.currency,
+        opening_pot=row.opening_pot,
+        carried_from=row.carried_from,
+        pot_to=row.pot_to,
+        created_at=row.created_at,
+        closed_at=row.closed_at,
+    )

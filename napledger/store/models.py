@@ -49,7 +49,9 @@ class SessionRow(SQLModel, table=True):
     closed_at: datetime | None = None
 
 
-class DealRow(SQLModel, table=True):
+class DealRevision(SQLModel, table=True):
+    """One revision of a deal (amending adds the next; the old one is marked replaced)."""
+
     __tablename__ = "deals"
     __table_args__ = (
         UniqueConstraint("session_id", "number", "revision"),

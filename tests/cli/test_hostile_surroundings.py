@@ -9,6 +9,7 @@ import shlex
 import subprocess
 import sys
 import threading
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -145,7 +146,7 @@ def test_two_sessions_of_one_name_at_the_same_moment_get_the_same_clean_refusal(
     """The loser of a race (on PostgreSQL a unique-key clash) is told what SQLite tells it."""
     from napledger.errors import NapError
     from napledger.rules import load_rules
-    from napledger.store import open_book
+    from napledger.store.api import Database
 
     rules = load_rules("classic")
     first_created, second_done = threading.Event(), threading.Event()
@@ -154,8 +155,8 @@ def test_two_sessions_of_one_name_at_the_same_moment_get_the_same_clean_refusal(
     def second() -> None:
         first_created.wait(30)
         try:
-            with open_book(None) as b:
-                b.create("race", rules, ["A", "B", "C"], 1, "", None, None)
+            with Database() as database, database.write() as tx:
+                tx.new_session("race", rules, ["A", "B", "C"], Decimal(1))
         except NapError as error:
             errors.append(str(error))
         finally:
@@ -163,8 +164,8 @@ def test_two_sessions_of_one_name_at_the_same_moment_get_the_same_clean_refusal(
 
     racer = threading.Thread(target=second)
     racer.start()
-    with open_book(None) as b:
-        b.create("race", rules, ["A", "B", "C"], 1, "", None, None)
+    with Database() as database, database.write() as tx:
+        tx.new_session("race", rules, ["A", "B", "C"], Decimal(1))
         first_created.set()
         second_done.wait(1)  # the second waits on the first's lock (or, on SQLite, BEGIN)
     racer.join(60)

@@ -107,14 +107,15 @@ def started(when: str) -> None:
     """Move the latest session's start, as if it had been played then."""
     from sqlalchemy import func, select, update
 
-    from napledger.store import open_book
+    from napledger.store.api import Database
     from napledger.store.models import SessionRow
 
     S = SessionRow.__table__.c
-    with open_book(None) as b:
-        latest = b.db.execute(select(func.max(S.id))).scalar_one()
+    with Database() as database, database.write() as tx:
+        db = tx.book.db
+        latest = db.execute(select(func.max(S.id))).scalar_one()
         moment = datetime.fromisoformat(when).astimezone(UTC)
-        b.db.execute(update(SessionRow).where(S.id == latest).values(created_at=moment))
+        db.execute(update(SessionRow).where(S.id == latest).values(created_at=moment))
 
 
 def test_since_and_until_pick_sessions_by_their_start_date(nap):

@@ -1,39 +1,21 @@
-"""Fuzz: any combination of `hand` options is scored or refused with a NapError, nothing else."""
+"""Fuzz: any combination of `hand` options makes a deal that is scored, or is refused
+with a NapError, nothing else; all without a database."""
 
 from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from napledger.cli.app import build_deal
 from napledger.errors import NapError
 from napledger.ledger import imbalance, postings
-from napledger.rules import list_presets, load_preset, score_deal
+from napledger.options import DealOptions, make_deal
+from napledger.rules import Deal, list_presets, load_preset, score_deal
 from napledger.rules.load import with_overrides
 
 SEATED = ("Ann", "Anna", "Bob", "Zoë", "李雷", "Ed")
 typed = st.sampled_from(["ann", "an", "ANNA", "b", "zoe", "李", "Ed ", "", " ", "pot", "Zed", "e"])
 words = typed | st.text(max_size=6)
 purchases = st.tuples(words, st.sampled_from(["1", "3", "0", "x", "-1", "99"])).map("=".join)
-
-
-class FakeBook:
-    """What build_deal asks of a book, without a database."""
-
-    def __init__(self, rules, seated, dealer):
-        self._rules, self._seated, self._dealer = rules, seated, dealer
-
-    def rules(self, _row):
-        return self._rules
-
-    def seating(self, _row):
-        return self._seated
-
-    def dealer_now(self, _row):
-        return self._dealer
-
-    def everyone(self, _row):
-        return (*self._seated, "Zed")  # one who has left the table
 
 
 @settings(max_examples=300, deadline=None)
@@ -60,11 +42,21 @@ def test_any_hand_options(
     except NapError:
         return
     seated = SEATED[: max(rules.min_players, min(players, rules.max_players))]
-    book = FakeBook(rules, seated, seated[0])
+    fresh = Deal(seated=seated, dealer=seated[0])
+    everyone = (*seated, "Zed")  # one who has left the table
+    options = DealOptions(
+        bid=bid,
+        by=by,
+        tricks=tricks,
+        made=made,
+        failed=failed,
+        revoke=revoke,
+        dealer=dealer,
+        peeps=None if peep is None else tuple(peep),
+        buys=None if buy is None else tuple(buy),
+    )
     try:
-        deal = build_deal(
-            book, None, None, bid, by, tricks, made, failed, revoke, dealer, peep, buy
-        )
+        deal = make_deal(options, rules, fresh, everyone)
         transfers = score_deal(rules, deal, pot)
     except NapError:
         return

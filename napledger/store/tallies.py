@@ -9,17 +9,19 @@ from decimal import Decimal
 from sqlalchemy import func, select
 from sqlmodel import Session
 
+from napledger.history import DealRecord, score_history
 from napledger.ledger import POT
-from napledger.stats import Tally
-from napledger.store.book import D, E, P, S, cached_rules, deal_from_json
+from napledger.store.book import Book, D, E, P, S, cached_rules
+from napledger.tally import Tally
 
 
 def known_players(db: Session) -> list[str]:
     return list(db.execute(select(P.name).order_by(P.id)).scalars())
 
 
-def lifetime(db: Session, since: datetime | None = None, until: datetime | None = None) -> Tally:
+def lifetime(book: Book, since: datetime | None = None, until: datetime | None = None) -> Tally:
     """Every player's figures over the sessions started in [since, until); voided deals never count."""
+    db = book.db
     started = []
     if since is not None:
         started.append(S.created_at >= since)
@@ -56,15 +58,24 @@ def lifetime(db: Session, since: datetime | None = None, until: datetime | None 
         tally.swings(account, int(best), int(worst))
 
     deals = (
-        select(D.session_id, D.record_json, D.pot_after)
+        select(
+            D.session_id,
+            D.id,
+            D.number,
+            D.revision,
+            D.status,
+            D.record_json,
+            D.pot_after,
+        )
         .where(D.session_id.in_(chosen), D.status == "live")
         .order_by(D.session_id, D.number)
     )
-    current, pot = None, 0
-    for sid, record_json, pot_after in db.execute(deals):
+    by_session: dict[int, list[DealRecord]] = {}
+    for sid, *columns in db.execute(deals):
+        by_session.setdefault(sid, []).append(DealRecord(*columns))
+    for sid, records in by_session.items():
         rules, _, _, opening_pot = facts[sid]
-        if sid != current:
-            current, pot = sid, opening_pot
-        tally.deal(rules, deal_from_json(record_json), pot)
-        pot = pot_after
+        # The stored pots (which verify vouches for): a deal is scored only if it took the pot.
+        for scored in score_history(rules, records, opening_pot, stored_pots=True):
+            tally.deal(rules, scored)
     return tally

@@ -10,9 +10,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from napledger.history import ScoredDeal
 from napledger.ledger import POT, Transfer
 from napledger.rules.model import Bid, Rules
-from napledger.rules.scoring import Deal, score_deal, was_made
+from napledger.rules.scoring import was_made
 
 
 @dataclass
@@ -63,8 +64,10 @@ class Tally:
         for name in players:
             self.player(name).sessions += 1
 
-    def deal(self, rules: Rules, deal: Deal, pot_before: int) -> None:
-        """One live deal; `pot_before` matters only when the deal pays out of the pot."""
+    def deal(self, rules: Rules, scored: ScoredDeal) -> None:
+        """One live deal of a session's history; its transfers are read only if it took the pot."""
+        deal = scored.deal
+        assert deal is not None  # a strict history has read every record
         for name in rules.dealt_in(deal.seated, deal.dealer):
             self.player(name).deals += 1
         if deal.bid is None or deal.bidder is None:
@@ -78,7 +81,7 @@ class Tally:
             tally.failed += verdict is False
         if verdict and bid.pot_bid:
             bidder.naps_made += 1
-            self.payouts(score_deal(rules, deal, pot_before))
+            self.payouts(scored.transfers)
 
     def payouts(self, transfers: Iterable[Transfer]) -> None:
         for t in transfers:

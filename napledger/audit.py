@@ -1,0 +1,189 @@
+"""Checking a session against its own records: a pure function, every problem returned as data.
+
+The deal records and the session's frozen rules are the truth; the entries and pot
+figures stored beside them are derived. Re-deriving them (through the one history) and
+comparing is what makes a stored number trustworthy, or shows that someone edited the
+file by hand. The store only fetches what is checked (`store/verify.py`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from napledger.errors import NapError
+from napledger.history import DealRecord, ScoredDeal, final_pot, score_history
+from napledger.ledger import imbalance, postings
+from napledger.rules import rules_from_dict
+from napledger.rules.scoring import close_transfers
+from napledger.seating import Dealt, RosterChange, misdealt, seated_at
+
+
+@dataclass(frozen=True)
+class Problem:
+    message: str
+    session: str | None = None  # the session's name; None for the database as a whole
+    deal: int | None = None  # the deal's number; None for the session as a whole
+
+
+@dataclass(frozen=True)
+class Report:
+    problems: list[Problem]
+    sessions: int
+    deals: int
+
+
+@dataclass(frozen=True)
+class CarriedPot:
+    """The session a pot was carried from, as it closed."""
+
+    name: str
+    pot_to: str | None
+    pot: int
+
+
+@dataclass(frozen=True)
+class SessionRecords:
+    """Everything about one session that is checked, as stored."""
+
+    name: str
+    rules_json: str
+    opening_pot: int
+    carried_from: int | None
+    carried: CarriedPot | None  # the source session, when it still exists
+    closed: bool
+    pot_to: str | None
+    seating: tuple[str, ...]
+    first_dealer: str
+    deals: Sequence[DealRecord]  # every revision, by number then revision
+    closing: Mapping[str, int]  # the entries of the close
+    roster: Sequence[RosterChange]
+    next_number: int
+
+
+ProblemMaker = Callable[..., Problem]  # a session's `problem(message, deal=None)`
+
+
+def check_session(s: SessionRecords) -> list[Problem]:
+    def problem(message: str, deal: int | None = None) -> Problem:
+        return Problem(message, s.name, deal)
+
+    try:
+        rules = rules_from_dict(json.loads(s.rules_json), "the session's stored rules")
+    except (NapError, ValueError) as error:
+        return [problem(f"its rules cannot be read: {error}")]
+    history = score_history(rules, s.deals, s.opening_pot, strict=False)
+    live = [d for d in history if d.live]
+    problems = numbering(s.deals, problem) + check_carried(s, problem)
+    problems += check_roster(s, history, problem)
+    for d in live:
+        if imbalance(d.entries):
+            problems.append(
+                problem(f"its entries sum to {imbalance(d.entries):+d} chips, not 0", d.number)
+            )
+        if d.error is not None:
+            problems.append(problem(f"its record cannot be scored: {d.error}", d.number))
+            continue  # the next deals go on from the pot stored here: one bad deal, one problem
+        problems += differences(d.entries, postings(d.transfers), d.number, problem)
+        if d.stored_pot_after != d.pot_after:
+            problems.append(
+                problem(
+                    f"stored pot after it is {d.stored_pot_after}, re-derived {d.pot_after}",
+                    d.number,
+                )
+            )
+    for d in history:
+        if not d.live and d.entries:
+            problems.append(problem(f"it is {d.status} but still has entries", d.number))
+    problems += check_close(s, final_pot(history, s.opening_pot), problem)
+    return problems
+
+
+def check_roster(
+    s: SessionRecords, history: list[ScoredDeal], problem: ProblemMaker
+) -> list[Problem]:
+    """Each deal was dealt to whom the roster seated then, by whom the deal had passed to,
+    and the table sits as the roster says now."""
+    try:
+        seated_at(s.roster, s.next_number)
+    except ValueError:  # a leave of someone who was not seated
+        return [problem("its roster cannot be replayed: someone leaves who was not seated")]
+    problems = []
+    for d in history:
+        if d.deal is None or not d.live:
+            continue  # an unreadable record is reported where the deal is scored
+        if d.deal.seated != seated_at(s.roster, d.number):
+            problems.append(problem("its players are not whom the roster seated", d.number))
+    if s.seating != seated_at(s.roster, s.next_number):
+        problems.append(problem("the table does not sit as its roster says"))
+    dealt = [
+        Dealt(d.number, d.live, d.deal.dealer, d.deal.seated, d.deal.dealer_named)
+        for d in history
+        if d.deal is not None
+    ]
+    for wrong, rightful in misdealt(s.roster, s.first_dealer, dealt) if s.roster else ():
+        problems.append(
+            problem(f"{wrong.dealer} dealt it, but the deal had passed to {rightful}", wrong.number)
+        )
+    return problems
+
+
+def check_carried(s: SessionRecords, problem: ProblemMaker) -> list[Problem]:
+    """A session opens with exactly the pot the session it carries from closed with."""
+    if s.carried_from is None:
+        return (
+            [problem(f"it opens with {s.opening_pot} chips in the pot but carries no pot")]
+            if s.opening_pot
+            else []
+        )
+    source = s.carried
+    if source is None or source.pot_to != "carry":
+        return [problem("it carries the pot of a session that did not carry one")]
+    if source.pot != s.opening_pot:
+        return [
+            problem(
+                f"it opens with {s.opening_pot} chips, but {source.name!r} carried {source.pot}"
+            )
+        ]
+    return []
+
+
+def numbering(deals: Sequence[DealRecord], problem: ProblemMaker) -> list[Problem]:
+    """Deals are numbered 1, 2, 3, ... with no gap, each number live at most once."""
+    problems = []
+    numbers = sorted({d.number for d in deals})
+    if numbers != list(range(1, len(numbers) + 1)):
+        problems.append(problem(f"its deals are numbered {numbers}, not 1 to {len(numbers)}"))
+    for number in numbers:
+        live = [d for d in deals if d.number == number and d.live]
+        if len(live) > 1:
+            problems.append(problem(f"{len(live)} live revisions of one deal", number))
+    return problems
+
+
+def check_close(s: SessionRecords, pot: int, problem: ProblemMaker) -> list[Problem]:
+    if not s.closed:
+        return [problem("it is open but has closing entries")] if s.closing else []
+    problems = []
+    if imbalance(s.closing):
+        problems.append(
+            problem(f"its closing entries sum to {imbalance(s.closing):+d} chips, not 0")
+        )
+    expected = postings(close_transfers(pot, s.seating, str(s.pot_to)))
+    for p in differences(s.closing, expected, None, problem):
+        problems.append(problem(f"at the close, {p.message}"))
+    return problems
+
+
+def differences(
+    stored: Mapping[str, int], derived: Mapping[str, int], number: int | None, problem: ProblemMaker
+) -> list[Problem]:
+    problems = []
+    for account in sorted(set(stored) | set(derived)):
+        have, want = stored.get(account, 0), derived.get(account, 0)
+        if have != want:
+            problems.append(
+                problem(f"{account} is stored as {have:+d} chips, re-derived {want:+d}", number)
+            )
+    return problems

@@ -1,0 +1,178 @@
+"""A session's history: its deal records turned into scored deals, in one place.
+
+Everything that shows or checks what happened — the scoreboard's store, `hands`, amend's
+re-derivation, the export, `verify` and `stats` — reads the history from `score_history`,
+so a deal is scored the same way everywhere. Pure: the store fetches, this derives.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from functools import cached_property
+from types import MappingProxyType
+from typing import NamedTuple
+
+from napledger.errors import NapError
+from napledger.ledger import POT, Transfer, postings
+from napledger.rules import Deal, Rules, score_deal
+
+
+def deal_to_json(deal: Deal) -> str:
+    return json.dumps(asdict(deal), ensure_ascii=False)
+
+
+def deal_from_json(text: str) -> Deal:
+    raw = json.loads(text)
+    return Deal(
+        seated=tuple(raw["seated"]),
+        dealer=raw["dealer"],
+        bid=raw["bid"],
+        bidder=raw["bidder"],
+        tricks=raw["tricks"],
+        made=raw["made"],
+        revoker=raw["revoker"],
+        peeps=tuple(raw["peeps"]),
+        buys=tuple((p, n) for p, n in raw["buys"]),
+        note=raw.get("note"),  # records from before notes have none
+        dealer_named=raw.get("dealer_named"),  # older records cannot say
+    )
+
+
+class DealRecord(NamedTuple):
+    """One stored revision of a deal, as the store fetched it (the record and what is kept
+    beside it). A named tuple: `stats` reads tens of thousands of them straight from rows."""
+
+    id: int
+    number: int
+    revision: int
+    status: str  # live, voided or replaced
+    record_json: str
+    pot_after: int  # as stored
+    recorded_at: datetime | None = None  # None where the reader has no use for it
+    entries: Mapping[str, int] = MappingProxyType({})  # the stored postings
+
+    @property
+    def live(self) -> bool:
+        return self.status == "live"
+
+
+@dataclass(frozen=True)
+class ScoredDeal:
+    """One revision of a deal with what the rules say it paid.
+
+    `transfers` and `pot_after` are derived from the records (empty and None unless the
+    deal is live); `stored_pot_after` and `entries` are what the ledger keeps, which
+    `verify` compares with them. `error` says why a record could not be scored.
+    """
+
+    id: int
+    number: int
+    revision: int
+    status: str
+    deal: Deal | None
+    pot_before: int | None  # the pot the live deals before it left (None: unreadable)
+    pot_after: int | None
+    stored_pot_after: int
+    entries: Mapping[str, int]
+    recorded_at: datetime | None
+    error: str | None = None
+    rules: Rules | None = field(default=None, repr=False, compare=False)
+
+    @cached_property
+    def transfers(self) -> tuple[Transfer, ...]:
+        """Who paid whom in a live deal; scored when first read where the history was lazy."""
+        return self.would_have_paid if self.live else ()
+
+    @cached_property
+    def would_have_paid(self) -> tuple[Transfer, ...]:
+        """What this revision pays, scored on the pot the live deals leave before it.
+
+        For a voided or replaced deal (which keeps no entries), what it paid unless an
+        earlier deal was corrected after it.
+        """
+        if self.rules is None or self.deal is None or self.pot_before is None:
+            return ()
+        return tuple(score_deal(self.rules, self.deal, self.pot_before))
+
+    @property
+    def live(self) -> bool:
+        return self.status == "live"
+
+    @property
+    def voided(self) -> bool:
+        return self.status == "voided"
+
+    @property
+    def label(self) -> str:
+        """How `hands` names this revision: N, or N.2 for deal N's second version."""
+        return str(self.number) + (f".{self.revision}" if self.revision > 1 else "")
+
+
+def score_history(
+    rules: Rules,
+    records: Iterable[DealRecord],
+    opening_pot: int,
+    strict: bool = True,
+    stored_pots: bool = False,
+) -> list[ScoredDeal]:
+    """Score every live deal in order, each seeing the pot the live deals before it left.
+
+    Records come in the order they are listed (by number, then revision). A record that
+    cannot be read or scored raises, unless `strict` is off (verify): then it carries the
+    error, and the deals after it go on from the pot stored beside it.
+
+    With `stored_pots`, each deal sees the pot stored after the live deal before it (which
+    `verify` vouches for) and is scored only if its transfers are read: `stats` over
+    thousands of sessions reads them only for the deals that took the pot.
+    """
+    pot = opening_pot
+    out = []
+    for record in records:
+        deal: Deal | None = None
+        transfers: tuple[Transfer, ...] | None = None
+        pot_before = pot
+        pot_after: int | None = None
+        error: str | None = None
+        try:
+            deal = deal_from_json(record.record_json)
+            if record.live and stored_pots:
+                pot_after = record.pot_after
+            elif record.live:
+                transfers = tuple(score_deal(rules, deal, pot))
+                pot_after = pot + postings(transfers).get(POT, 0)
+        except (NapError, ValueError, KeyError, TypeError) as problem:
+            if strict:
+                raise
+            error = str(problem)
+        if record.live:
+            pot = pot_after if pot_after is not None else record.pot_after
+        scored = ScoredDeal(
+            id=record.id,
+            number=record.number,
+            revision=record.revision,
+            status=record.status,
+            deal=deal,
+            pot_before=pot_before if error is None else None,
+            pot_after=pot_after,
+            stored_pot_after=record.pot_after,
+            entries=record.entries,
+            recorded_at=record.recorded_at,
+            error=error,
+            rules=rules,
+        )
+        if transfers is not None:
+            scored.__dict__["would_have_paid"] = transfers  # already scored: not twice
+        out.append(scored)
+    return out
+
+
+def final_pot(history: Iterable[ScoredDeal], opening_pot: int) -> int:
+    """The pot after the last live deal (what a close shares out)."""
+    pot = opening_pot
+    for scored in history:
+        if scored.live:
+            pot = scored.pot_after if scored.pot_after is not None else scored.stored_pot_after
+    return pot

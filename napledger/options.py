@@ -1,0 +1,102 @@
+"""What a person types to record or correct a deal, and the deal it makes: pure code.
+
+`hand`, `pass` and `amend` (and any other front end) fill one `DealOptions`; `make_deal`
+turns it into a `Deal` record on top of the deal it changes (a fresh one when recording).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from napledger.errors import NapError
+from napledger.names import clean_note, match_player
+from napledger.numbers import whole
+from napledger.rules import Deal, Rules
+
+PASS_WORDS = ("pass", "passed")
+
+
+@dataclass(frozen=True)
+class DealOptions:
+    """Each field left as None (or False) keeps what the deal already says."""
+
+    bid: str | None = None  # a bid as typed, or `pass`
+    by: str | None = None
+    tricks: int | None = None
+    made: bool = False
+    failed: bool = False
+    revoke: str | None = None
+    dealer: str | None = None
+    peeps: tuple[str, ...] | None = None
+    buys: tuple[str, ...] | None = None  # PLAYER=N, cards bought
+    note: str | None = None  # "" clears
+    no_peeps: bool = False  # amend: nobody peeped after all
+    no_buys: bool = False
+
+
+def make_deal(
+    options: DealOptions,
+    rules: Rules,
+    base: Deal,
+    everyone: tuple[str, ...],
+    amending: bool = False,
+) -> Deal:
+    """The deal `options` make of `base`: a fresh deal when recording, the old one when amending.
+
+    `everyone` is whoever has sat this session, so that naming someone who left gets a
+    better answer than "no such player".
+    """
+    o = options
+    if o.made and o.failed:
+        raise NapError("--made and --failed contradict each other")
+    if o.tricks is not None and (o.made or o.failed):
+        raise NapError("give --tricks or --made/--failed, not both")
+    if (o.no_peeps and o.peeps) or (o.no_buys and o.buys):
+        raise NapError("--no-peeps/--no-buys contradict --peep/--buy")
+    peeps = () if o.no_peeps else o.peeps
+    buys = () if o.no_buys else o.buys
+    seated = base.seated
+
+    def who(typed: str) -> str:
+        try:
+            return match_player(typed, seated, "at the table")
+        except NapError as unknown:
+            gone = [p for p in everyone if p not in seated]
+            try:
+                player = match_player(typed, gone)
+            except NapError:
+                raise unknown from None
+            hint = " in that deal" if amending else f" (`join {player}` seats them again)"
+            raise NapError(f"{player} is not at the table{hint}") from None
+
+    changes: dict[str, Any] = {}
+    if o.bid is not None:
+        if o.bid.strip().casefold() in PASS_WORDS:
+            changes |= {"bid": None, "bidder": None, "tricks": None, "made": None, "revoker": None}
+        else:
+            changes["bid"] = rules.bid(o.bid).name
+    if o.by is not None:
+        changes["bidder"] = who(o.by)
+    if o.tricks is not None or o.made or o.failed or o.revoke is not None:
+        changes |= {
+            "tricks": o.tricks,
+            "made": True if o.made else False if o.failed else None,
+            "revoker": who(o.revoke) if o.revoke is not None else None,
+        }
+    if o.dealer is not None and who(o.dealer) != base.dealer:
+        changes |= {"dealer": who(o.dealer), "dealer_named": True}
+    if peeps is not None:
+        changes["peeps"] = tuple(who(p) for p in peeps)
+    if buys is not None:
+        changes["buys"] = tuple(parse_buy(who, item) for item in buys)
+    if o.note is not None:
+        changes["note"] = clean_note(o.note)
+    return replace(base, **changes)
+
+
+def parse_buy(who: Any, item: str) -> tuple[str, int]:
+    player, sep, count = item.rpartition("=")
+    if not sep:
+        raise NapError(f"--buy wants PLAYER=N (cards bought), not {item!r}")
+    return who(player), whole(count, "--buy PLAYER=N")

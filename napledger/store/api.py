@@ -1,0 +1,323 @@
+"""The session API: the one way every front end (the CLI, `play`, the web page) uses the book.
+
+    database = Database(db)                     # one per command, or per server / evening
+    with database.write() as tx:                # one transaction; database.read() to read
+        s = tx.session("friday")                # by id or name; None: the current session
+        result = s.record(DealOptions(bid="nap", by="ann", tricks=5))
+    database.close()
+
+`Transaction` (one transaction):
+    sessions() -> list[Scoreboard]              current_id() -> int | None
+    new_session(name, rules, players, chip_value, currency="", dealer=None, carry_from=None)
+        -> Scoreboard (and it becomes the current session)
+    use(ref) -> SessionInfo                     session(ref=None) -> SessionAPI
+    find_many(refs) -> list[SessionInfo]        settlement(refs) -> Settlement
+    export_data(info) -> SessionExport          stats(since=None, until=None) -> Tally
+    known_players() -> list[str]                verify() -> Report
+
+`SessionAPI` (one session; the writing calls refuse a closed session):
+    info -> SessionInfo                         scoreboard() -> Scoreboard
+    history() -> History                        view() -> TableView
+    record(options) -> DealResult               pass_(options) -> DealResult
+    undo() -> Voided                            void(number) -> Voided
+    amend(number, options) -> DealResult        join(player, after=None) -> Seated
+    leave(player) -> Seated                     close(pot_to="split") -> Closed
+    settlement() -> Settlement
+
+Values in are plain (str, int, Decimal, `DealOptions`); values out are the frozen
+dataclasses of `views.py` and `history.py`; a failure is a `NapError` with one line to
+show, and the transaction is rolled back. A new call (say `reopen`) is one method of
+`SessionAPI` that checks `self._writable()` (or not), works on `self.book` and
+`self.row`, and returns such a value. A `Database` may serve several threads (a web
+server): each request opens its own transaction.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
+from datetime import datetime
+from decimal import Decimal
+from typing import TYPE_CHECKING
+
+from napledger.errors import NapError
+from napledger.history import deal_from_json, score_history
+from napledger.ledger import postings
+from napledger.options import DealOptions, make_deal
+from napledger.rules import Deal, Rules
+from napledger.store.book import Book, session_info
+from napledger.store.db import check_same_file, make_engine, resolve_url, transaction
+from napledger.store.models import SessionRow
+from napledger.store.schema import pending, upgrade
+from napledger.store.views import (
+    Closed,
+    DealResult,
+    History,
+    Scoreboard,
+    Seated,
+    SessionInfo,
+    Settlement,
+    TableView,
+    Voided,
+)
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Engine
+
+    from napledger.export.data import SessionExport
+    from napledger.store.verify import Report
+    from napledger.tally import Tally
+
+__all__ = ["Database", "DealOptions", "SessionAPI", "Transaction"]
+
+
+class Database:
+    """One database, its engines kept for as long as this object lives (close it after)."""
+
+    def __init__(self, db: str | None = None) -> None:
+        self.url = resolve_url(db)  # `--db`, else NAPLEDGER_DB, else the user data file
+        self._engines: dict[bool, Engine] = {}
+        self._lock = threading.Lock()  # requests of a server may race to make an engine
+
+    def __enter__(self) -> Database:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        with self._lock:
+            for engine in self._engines.values():
+                engine.dispose()
+            self._engines.clear()
+
+    def check_same_files(self) -> None:
+        """Refuse (MovedDatabaseError) when an open engine's path now names another file or none."""
+        with self._lock:
+            for engine in self._engines.values():
+                check_same_file(engine)
+
+    def _engine(self, write: bool) -> Engine:
+        with self._lock:
+            if write not in self._engines:
+                self._engines[write] = make_engine(self.url, write)
+            return self._engines[write]
+
+    def read(self) -> AbstractContextManager[Transaction]:
+        """A reading transaction: a consistent snapshot, nothing written."""
+        return self._transaction(write=False)
+
+    def write(self) -> AbstractContextManager[Transaction]:
+        """A writing transaction: all of it is committed, or none of it."""
+        return self._transaction(write=True)
+
+    @contextmanager
+    def _transaction(self, write: bool) -> Iterator[Transaction]:
+        engine = self._engine(write)
+        # Up to date, as nearly always: the command runs in this very transaction.
+        behind = False
+        with transaction(engine) as session:
+            if pending(session.connection()):
+                behind = True
+            else:
+                yield Transaction(Book(session), write)
+        if behind:
+            bring_up_to_date(self.url)
+            with transaction(engine) as session:
+                yield Transaction(Book(session), write)
+
+
+def bring_up_to_date(url: str) -> None:
+    """Migrate in a writer's transaction of its own, which re-checks under the write lock.
+
+    Even a reading command upgrades: a reader's snapshot could not take the lock later.
+    """
+    engine = make_engine(url, write=True)
+    try:
+        with transaction(engine) as session:
+            applied, backup = upgrade(session.connection())
+    finally:
+        engine.dispose()
+    if backup is not None:
+        print(
+            f"napledger: upgraded the database schema ({', '.join(applied)}); "
+            f"the old file is kept at {backup}",
+            file=sys.stderr,
+        )
+
+
+class Transaction:
+    """The book of one database inside one transaction."""
+
+    def __init__(self, book: Book, write: bool) -> None:
+        self.book = book
+        self.write = write
+
+    def sessions(self) -> list[Scoreboard]:
+        return [self.book.table(row) for row in self.book.sessions()]
+
+    def current_id(self) -> int | None:
+        return self.book.current_id()
+
+    def new_session(
+        self,
+        name: str,
+        rules: Rules,
+        players: Sequence[str],
+        chip_value: Decimal,
+        currency: str = "",
+        dealer: str | None = None,
+        carry_from: str | None = None,
+    ) -> Scoreboard:
+        row = self.book.create(name, rules, players, chip_value, currency, dealer, carry_from)
+        return self.book.table(row)
+
+    def use(self, ref: str) -> SessionInfo:
+        row = self.book.find(ref)
+        self.book.set_current(row)
+        return session_info(row)
+
+    def session(self, ref: str | None = None) -> SessionAPI:
+        """A session by id or name; without one, the current session."""
+        return SessionAPI(self.book, self.book.find(ref, lock=self.write), self.write)
+
+    def find_many(self, refs: Iterable[str | None]) -> list[SessionInfo]:
+        return [session_info(row) for row in self.book.find_many(refs)]
+
+    def settlement(self, refs: Iterable[str | None]) -> Settlement:
+        return settlement(self.book, self.book.find_many(refs))
+
+    def export_data(self, info: SessionInfo) -> SessionExport:
+        from napledger.store.exporting import session_export
+
+        return session_export(self.book, self.book.find(str(info.id)))
+
+    def known_players(self) -> list[str]:
+        from napledger.store.tallies import known_players
+
+        return known_players(self.book.db)
+
+    def stats(self, since: datetime | None = None, until: datetime | None = None) -> Tally:
+        from napledger.store.tallies import lifetime
+
+        return lifetime(self.book, since, until)
+
+    def verify(self) -> Report:
+        from napledger.store.verify import verify
+
+        return verify(self.book)
+
+
+def settlement(book: Book, rows: Sequence[SessionRow]) -> Settlement:
+    from napledger.settle import settle
+
+    net, currency, chip_value = book.net_money(rows)
+    return Settlement(
+        sessions=tuple(session_info(r) for r in rows),
+        net=net,
+        currency=currency,
+        chip_value=chip_value,
+        payments=tuple(settle(net)),
+    )
+
+
+class SessionAPI:
+    """One session of the book, inside its transaction."""
+
+    def __init__(self, book: Book, row: SessionRow, write: bool = False) -> None:
+        self.book = book
+        self.row = row
+        self.write = write
+
+    # --- reading ----------------------------------------------------------------
+
+    @property
+    def info(self) -> SessionInfo:
+        return session_info(self.row)
+
+    def scoreboard(self) -> Scoreboard:
+        return self.book.table(self.row)
+
+    def history(self, with_roster: bool = True) -> History:
+        """Every revision of every deal, scored; and (unless not wanted) who sat when."""
+        return History(
+            scoreboard=self.scoreboard(),
+            deals=score_history(
+                self.book.rules(self.row), self.book.records(self.row), self.row.opening_pot
+            ),
+            roster=self.book.roster(self.row) if with_roster else (),
+        )
+
+    def view(self) -> TableView:
+        row = self.row
+        return TableView(
+            name=row.name,
+            seated=self.book.seating(row),
+            rules=self.book.rules(row),
+            number=self.book.next_number(row),
+            dealer=None if row.closed_at else self.book.dealer_now(row),
+        )
+
+    def settlement(self) -> Settlement:
+        return settlement(self.book, [self.row])
+
+    # --- the table changes ------------------------------------------------------
+
+    def _writable(self) -> SessionRow:
+        if not self.write:
+            raise NapError("this session was opened for reading")  # a front end's bug
+        if self.row.closed_at is not None:
+            raise NapError(
+                f"session {self.row.name!r} is closed; start a new one with `napledger new`"
+            )
+        return self.row
+
+    def record(self, options: DealOptions) -> DealResult:
+        """A played or passed deal, on top of a fresh deal dealt by rotation."""
+        row = self._writable()
+        b = self.book
+        fresh = Deal(seated=b.seating(row), dealer=b.dealer_now(row), dealer_named=False)
+        deal = make_deal(options, b.rules(row), fresh, b.everyone(row))
+        deal_row, transfers = b.record(row, deal)
+        return DealResult(deal_row.number, 1, deal, postings(transfers), b.table(row))
+
+    def pass_(self, options: DealOptions | None = None) -> DealResult:
+        """A passed-out deal: only antes and fees; the bid and result options are ignored."""
+        options = options or DealOptions()
+        kept = DealOptions(
+            dealer=options.dealer, peeps=options.peeps, buys=options.buys, note=options.note
+        )
+        return self.record(kept)
+
+    def amend(self, number: int, options: DealOptions) -> DealResult:
+        """Deal `number` corrected: what the options give replaces what was recorded."""
+        row = self._writable()
+        b = self.book
+        old = deal_from_json(b.deal(row, number).record_json)
+        deal = make_deal(options, b.rules(row), old, b.everyone(row), amending=True)
+        if deal == old:
+            raise NapError(f"that is what deal {number} already says")
+        new = b.amend(row, number, deal)
+        return DealResult(new.number, new.revision, deal, b.deal_entries(new), b.table(row))
+
+    def undo(self) -> Voided:
+        gone = self.book.undo(self._writable())
+        return Voided(gone.number, self.scoreboard())
+
+    def void(self, number: int) -> Voided:
+        gone = self.book.void(self._writable(), number)
+        return Voided(gone.number, self.scoreboard())
+
+    def join(self, player: str, after: str | None = None) -> Seated:
+        name = self.book.join(self._writable(), player, after)
+        return Seated(name, self.scoreboard())
+
+    def leave(self, player: str) -> Seated:
+        name = self.book.leave(self._writable(), player)
+        return Seated(name, self.scoreboard())
+
+    def close(self, pot_to: str = "split") -> Closed:
+        transfers = self.book.close(self._writable(), pot_to)
+        return Closed(tuple(transfers), self.scoreboard())

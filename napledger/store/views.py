@@ -1,0 +1,112 @@
+"""The plain, frozen values the session API returns: no ORM row leaves the store."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+
+from napledger.history import ScoredDeal
+from napledger.ledger import Transfer
+from napledger.rules import Deal, Rules
+from napledger.seating import RosterChange
+from napledger.settle import Payment
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    id: int
+    name: str
+    variant: str
+    chip_value: Decimal  # money one chip is worth
+    currency: str
+    opening_pot: int  # chips carried in from `carried_from`
+    carried_from: int | None
+    pot_to: str | None  # how the pot left at the close: split, carry or a player
+    created_at: datetime
+    closed_at: datetime | None
+
+    @property
+    def closed(self) -> bool:
+        return self.closed_at is not None
+
+
+@dataclass(frozen=True)
+class Scoreboard:
+    """One session's state as a scoreboard shows it."""
+
+    session: SessionInfo
+    rules: Rules
+    seating: tuple[str, ...]  # who sits now, clockwise
+    players: tuple[str, ...]  # everyone who has sat, in the order they sat down
+    chips: Mapping[str, int]
+    pot: int
+    hands: int  # live deals
+    next_dealer: str | None  # None once closed
+
+    @property
+    def chip_value(self) -> Decimal:
+        return self.session.chip_value
+
+
+@dataclass(frozen=True)
+class History:
+    """Every revision of every deal, scored, and the changes to who sits."""
+
+    scoreboard: Scoreboard
+    deals: Sequence[ScoredDeal]
+    roster: Sequence[RosterChange]
+
+
+@dataclass(frozen=True)
+class DealResult:
+    """A deal recorded or amended: N.revision, the record, and what each account gained."""
+
+    number: int
+    revision: int
+    deal: Deal
+    changes: Mapping[str, int]
+    scoreboard: Scoreboard
+
+
+@dataclass(frozen=True)
+class Voided:
+    number: int
+    scoreboard: Scoreboard
+
+
+@dataclass(frozen=True)
+class Seated:
+    """A join or a leave: the player as the book spells them."""
+
+    player: str
+    scoreboard: Scoreboard
+
+
+@dataclass(frozen=True)
+class Closed:
+    transfers: Sequence[Transfer]  # the pot shared out (none when carried)
+    scoreboard: Scoreboard
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """Each party's net money over some sessions and the fewest payments that square it."""
+
+    sessions: Sequence[SessionInfo]
+    net: Mapping[str, Decimal]
+    currency: str
+    chip_value: Decimal | None  # None when the sessions had different chip values
+    payments: Sequence[Payment]
+
+
+@dataclass(frozen=True)
+class TableView:
+    """What table mode's prompt and short forms need between commands."""
+
+    name: str
+    seated: tuple[str, ...]
+    rules: Rules
+    number: int  # the number the next deal gets
+    dealer: str | None  # None once closed

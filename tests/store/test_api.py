@@ -1,0 +1,129 @@
+"""The session API on its own: plain values in, frozen values out, one transaction a call."""
+
+from __future__ import annotations
+
+import dataclasses
+from decimal import Decimal
+
+import pytest
+
+from napledger.errors import NapError
+from napledger.history import ScoredDeal
+from napledger.ledger import POT
+from napledger.options import DealOptions
+from napledger.rules import load_preset
+from napledger.store.api import Database
+from napledger.store.views import Scoreboard
+
+
+@pytest.fixture
+def database():
+    with Database() as db:  # NAPLEDGER_DB: the test's own database
+        with db.write() as tx:
+            tx.new_session("fri", load_preset("classic"), ["Ann", "Bob", "Cy"], Decimal("0.5"))
+        yield db
+
+
+def test_a_deal_is_recorded_and_the_scoreboard_returned(database):
+    with database.write() as tx:
+        done = tx.session().record(DealOptions(bid="nap", by="ann", tricks=5))
+    assert (done.number, done.revision, done.deal.bidder) == (1, 1, "Ann")
+    assert {a: c for a, c in done.changes.items() if c} == {"Ann": 20, "Bob": -10, "Cy": -10}
+    board = done.scoreboard
+    assert isinstance(board, Scoreboard) and board.hands == 1 and board.next_dealer == "Bob"
+    assert board.chips == {"Ann": 20, "Bob": -10, "Cy": -10}
+    assert board.session.name == "fri" and board.chip_value == Decimal("0.5")
+
+
+def test_what_comes_out_is_frozen_plain_data_not_orm_rows(database):
+    with database.write() as tx:
+        s = tx.session("fri")
+        s.record(DealOptions(bid="3", by="bob", made=True))
+        history = s.history()
+    for value in (history, history.scoreboard, history.scoreboard.session, *history.deals):
+        assert dataclasses.is_dataclass(value)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            value.number = 9  # type: ignore[union-attr]
+    assert all(type(v).__module__.startswith("napledger.") for v in history.deals)
+    assert "sqlmodel" not in type(history.scoreboard.session).__mro__[1].__module__
+
+
+def test_history_keeps_voided_and_replaced_revisions_with_derived_transfers(database):
+    with database.write() as tx:
+        s = tx.session()
+        s.record(DealOptions(bid="3", by="ann", tricks=2))
+        s.pass_()
+        s.amend(1, DealOptions(tricks=3))
+        s.undo()
+        history = s.history()
+    deals: list[ScoredDeal] = list(history.deals)
+    assert [(d.label, d.status) for d in deals] == [
+        ("1", "replaced"),
+        ("1.2", "live"),
+        ("2", "voided"),
+    ]
+    replaced, live, voided = deals
+    assert replaced.transfers == () and replaced.pot_after is None
+    assert {(t.payer, t.payee, t.chips) for t in live.transfers} == {
+        ("Bob", "Ann", 3),
+        ("Cy", "Ann", 3),
+    }
+    assert live.pot_after == live.stored_pot_after == 0
+    assert dict(live.entries) == {"Ann": 6, "Bob": -3, "Cy": -3}
+    assert voided.voided and not voided.entries
+
+
+def test_join_leave_void_and_close(database):
+    with database.write() as tx:
+        s = tx.session()
+        assert s.join("dee", after="Ann").player == "dee"
+        assert s.leave("cy").scoreboard.seating == ("Ann", "dee", "Bob")
+        s.record(DealOptions(bid="3", by="Bob", made=True))
+        s.record(DealOptions(bid="3", by="Ann", failed=True))
+        assert s.void(1).scoreboard.chips == {"Ann": -6, "Bob": 3, "Cy": 0, "dee": 3}
+        closed = s.close("split")
+    assert closed.transfers == () and closed.scoreboard.session.closed
+    with database.write() as tx, pytest.raises(NapError, match="is closed"):
+        tx.session().pass_()
+
+
+def test_a_failed_call_leaves_the_database_as_it_was(database):
+    with database.write() as tx:
+        tx.session().record(DealOptions(bid="3", by="Ann", made=True))
+    with pytest.raises(NapError, match="no player 'zed'"), database.write() as tx:
+        s = tx.session()
+        s.record(DealOptions(bid="3", by="Bob", made=True))  # written, then rolled back
+        s.record(DealOptions(bid="3", by="zed", made=True))
+    with database.read() as tx:
+        assert tx.session().scoreboard().hands == 1
+
+
+def test_settlement_and_sessions(database):
+    with database.write() as tx:
+        tx.session().record(DealOptions(bid="nap", by="Cy", tricks=5))
+    with database.read() as tx:
+        done = tx.settlement([None])
+        boards = tx.sessions()
+        current = tx.current_id()
+    assert sorted((p.payer, p.payee, p.amount) for p in done.payments) == [
+        ("Ann", "Cy", Decimal("5.0")),
+        ("Bob", "Cy", Decimal("5.0")),
+    ]
+    assert done.chip_value == Decimal("0.5") and not done.net.get(POT)
+    assert [b.session.id for b in boards] == [current]
+
+
+def test_a_reading_transaction_refuses_to_write(database):
+    with database.read() as tx, pytest.raises(NapError, match="for reading"):
+        tx.session().undo()
+
+
+def test_the_view_table_mode_shows_between_deals(database):
+    with database.read() as tx:
+        view = tx.session().view()
+    assert (view.name, view.seated, view.number, view.dealer) == (
+        "fri",
+        ("Ann", "Bob", "Cy"),
+        1,
+        "Ann",
+    )
