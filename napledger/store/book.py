@@ -213,18 +213,6 @@ class Book:
         )
         return {account: int(total) for account, total in self.db.execute(query).all()}
 
-    def live_deals(self, row: SessionRow) -> list[DealRevision]:
-        query = (
-            select(DealRevision)
-            .where(D.session_id == row.id, D.status == "live")
-            .order_by(D.number)
-        )
-        return list(self.db.execute(query).scalars())
-
-    def all_deals(self, row: SessionRow) -> list[DealRevision]:
-        query = select(DealRevision).where(D.session_id == row.id).order_by(D.number, D.revision)
-        return list(self.db.execute(query).scalars())
-
     def last_live(self, row: SessionRow) -> DealRevision | None:
         query = (
             select(DealRevision)
@@ -294,9 +282,6 @@ class Book:
         return out
 
     # --- writing deals --------------------------------------------------------
-
-    def player(self, row: SessionRow, typed: str) -> str:
-        return match_player(typed, self.seating(row))
 
     def next_number(self, row: SessionRow) -> int:
         """The number the next deal gets: voided numbers are never given again."""
