@@ -136,6 +136,9 @@ class Loop:
             and not any(a in ("--session", "-s") or a.startswith("--session=") for a in argv)
         ):
             argv = [*argv, "--session", self.session]
+        if self.run_state.db is not None:
+            # The evening's database, whatever NAPLEDGER_DB says (a line may still name another).
+            argv = ["--db", self.run_state.db, *argv]
         try:
             self.group.main(argv, prog_name="napledger", obj=self.run_state)
         except SystemExit as stop:

@@ -143,3 +143,12 @@ def test_a_real_pipe_replays_a_file(tmp_path, db_path):
     assert run.returncode == 0, run.stderr
     assert run.stderr == ""
     assert "Deal 2 · Ben dealt" in run.stdout
+
+
+def test_play_on_a_named_database_keeps_to_it_whatever_the_environment_says(nap, tmp_path):
+    other = tmp_path / "other.db"
+    nap(f"--db {other} new away --players A,B,C")
+    nap("new home --players X,Y,Z")  # the NAPLEDGER_DB database
+    nap(f"--db {other} play", input="hand 3 --by A --made\n")
+    assert nap.json(f"--db {other} table --json")["hands"] == 1
+    assert nap.json("table --json")["hands"] == 0
