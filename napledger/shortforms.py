@@ -127,25 +127,68 @@ def result(words: list[str]) -> list[str]:
     )
 
 
+# Options whose value is a player, so that Tab after them offers the table and nothing else.
+PLAYER_OPTIONS = ("--by", "-b", "--revoke", "--dealer", "--peep", "--buy", "--after", *REVOKE)
+# Commands whose first argument is a bid, or a seated player.
+BID_COMMANDS = ("hand",)
+PLAYER_COMMANDS = ("leave",)
+
+
 def completions(
     text: str,
-    first: bool,
+    before: Sequence[str],
     players: Sequence[str],
     rules: Rules | None,
     commands: Collection[str],
 ) -> list[str]:
-    """Words that complete `text`: commands only first, then players, bids and results."""
-    words: list[str] = sorted(commands) if first else []
-    words += list(players)
-    if rules is not None:
-        words += bid_words(rules)
-    if not first:
-        words += RESULT_WORDS
+    """Words that complete `text`, given the words typed before it on the line.
+
+    Only what fits the place is offered: the second word of `3 b` is a player, a bid
+    switched off is never offered, and every offer begins with exactly what was typed
+    (`mise` offers `misere`, not also `misère`), because readline replaces the typed
+    word with what the offers have in common and would otherwise cut it short.
+    """
+    bids = [w for b in rules.enabled_bids for w in (b.name, *b.aliases)] if rules else []
+    words = _candidates(before, players, bids, rules, commands)
     key = fold(text)
+    found = [w for w in words if fold(w).startswith(key)]
+    # Accents count when the typed word has them, or when spellings without them fit.
+    found = [w for w in found if w.casefold().startswith(text.casefold())] or found
+    if len(found) > 1 and not all(w.startswith(text) for w in found):
+        # The typed spelling, then the rest of each word (`Ann` and `Anna` for `an`).
+        found = [text + w[len(text) :] if fold(w[: len(text)]) == key else w for w in found]
     seen: dict[str, None] = {}
-    for word in words:
-        if fold(word).startswith(key):
-            # A name with a space must stay one word; shlex.quote would also quote `blücher`.
-            plain = not any(c.isspace() or c in "'\"\\#" for c in word)
-            seen.setdefault(word if plain else shlex.quote(word))
+    for word in found:
+        # A name with a space must stay one word; shlex.quote would also quote `blücher`.
+        plain = not any(c.isspace() or c in "'\"\\#" for c in word)
+        seen.setdefault(word if plain else shlex.quote(word))
     return list(seen)
+
+
+def _candidates(
+    before: Sequence[str],
+    players: Sequence[str],
+    bids: list[str],
+    rules: Rules | None,
+    commands: Collection[str],
+) -> list[str]:
+    if not before:
+        return [*sorted(commands), *players, *bids]
+    if before[-1].casefold() in PLAYER_OPTIONS:
+        return list(players)
+    head = before[0].casefold()
+    if head in commands:
+        if len(before) == 1 and head in BID_COMMANDS:
+            return bids
+        if len(before) == 1 and head in PLAYER_COMMANDS:
+            return list(players)
+        return []
+    if rules is None:
+        return []
+    if len(before) == 1:  # the second word of a short form: whichever the first is not
+        first_is_bid = is_bid(head, rules)
+        first_is_player = player_for(head, players) is not None
+        return [*(players if first_is_bid else ()), *(bids if first_is_player else ())]
+    if len(before) == 2:
+        return list(RESULT_WORDS)
+    return []

@@ -96,14 +96,39 @@ def test_a_bid_that_is_switched_off_still_reads_as_a_bid():
     assert read("two ann made") == ["hand", "two", "--by", "ann", "--made"]
 
 
-def test_completions():
-    assert completions("b", False, TABLE, CLASSIC, COMMANDS) == [
-        "Ben",
+def test_completions_offer_what_fits_the_place():
+    assert completions("b", [], TABLE, CLASSIC, COMMANDS) == [
+        "ben",
         "blücher",
         "blucher",
         "bluecher",
     ]
-    assert completions("ha", True, TABLE, CLASSIC, COMMANDS) == ["hand"]
-    assert completions("ma", False, TABLE, CLASSIC, COMMANDS) == ["made"]
-    assert "Mary Ann" not in completions("m", False, ("Mary Ann",), None, COMMANDS)
-    assert completions("m", False, ("Mary Ann",), None, COMMANDS)[0] == "'Mary Ann'"
+    assert completions("ha", [], TABLE, CLASSIC, COMMANDS) == ["hand"]
+    assert completions("ma", ["nap", "ann"], TABLE, CLASSIC, COMMANDS) == ["made"]
+    # After a bid comes a player, after a player a bid; `two` is off in classic.
+    assert completions("b", ["3"], TABLE, CLASSIC, COMMANDS) == ["Ben"]
+    assert completions("", ["ann"], TABLE, CLASSIC, COMMANDS) == [
+        "three", "misère", "misere", "mis", "four", "nap", "napoleon", "sir-garnet",
+        "garnet", "wellington", "well", "welly", "blücher", "blucher", "bluecher",
+    ]  # fmt: skip
+    assert completions("t", ["hand"], TABLE, CLASSIC, COMMANDS) == ["three"]
+    assert completions("e", ["4", "dan", "revoke"], TABLE, CLASSIC, COMMANDS) == ["Eve"]
+    assert completions("a", ["hand", "nap", "--peep"], TABLE, CLASSIC, COMMANDS) == ["Ann"]
+    assert completions("", ["undo"], TABLE, CLASSIC, COMMANDS) == []
+    assert "Mary Ann" not in completions("m", ["nap"], ("Mary Ann",), CLASSIC, COMMANDS)
+    assert completions("m", ["nap"], ("Mary Ann",), CLASSIC, COMMANDS) == ["'Mary Ann'"]
+
+
+@pytest.mark.parametrize(
+    ("typed", "offers"),
+    [
+        ("blu", ["blucher", "bluecher"]),  # not `blücher`: readline would cut `blu` to `bl`
+        ("mise", ["misere"]),
+        ("BLÜ", ["blücher"]),
+        ("an", ["Ann"]),
+    ],
+)
+def test_every_offer_keeps_what_was_typed(typed, offers):
+    got = completions(typed, [], TABLE, CLASSIC, COMMANDS)
+    assert got == offers
+    assert len(got) == 1 or all(word.startswith(typed) for word in got)

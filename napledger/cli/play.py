@@ -29,7 +29,7 @@ OPTIONS: the options of `hand`, e.g. --peep ann --buy ben=2 --dealer cat.
 A command word always wins (`nap pass 5` is Pass's nap); a line that reads as two
 different deals is refused: write it as `hand BID --by PLAYER ...`.
 Commands: {commands}.
-quit, exit, Ctrl-D or Ctrl-C leave; every deal is saved as it is typed."""
+quit, exit or Ctrl-D leave; Ctrl-C abandons the line. Every deal is saved as it is typed."""
 
 
 def load_view(ctx: typer.Context, session: str | None) -> "TableView":
@@ -79,10 +79,15 @@ class Loop:
                     return
                 if not self.handle(line):
                     return
-            except (EOFError, KeyboardInterrupt):
-                if interactive:
-                    print()
+            except EOFError:  # Ctrl-D leaves, as in a shell
+                print()
                 return
+            except KeyboardInterrupt:
+                if not interactive:
+                    return
+                # As in a shell: Ctrl-C abandons the line (or stops the command, rolled
+                # back) and the loop goes on.
+                print()
 
     def handle(self, line: str) -> bool:
         """Run one line; False when it asks to leave."""
@@ -142,8 +147,6 @@ class Loop:
         try:
             self.group.main(argv, prog_name="napledger", obj=self.run_state)
         except SystemExit as stop:
-            if stop.code == 130:  # Ctrl-C inside a command: it was rolled back; leave
-                raise KeyboardInterrupt from None
             self.failed += 1 if stop.code else 0
         finally:
             self.stale = True
@@ -168,14 +171,16 @@ class Loop:
             from napledger.shortforms import completions
 
             view = self.view()
-            first = not readline.get_line_buffer()[: readline.get_begidx()].strip()
+            before = readline.get_line_buffer()[: readline.get_begidx()].split()
             self.matches = completions(
                 text,
-                first,
+                before,
                 view.seated if view else (),
                 view.rules if view else None,
                 self.commands,
             )
+            if len(self.matches) == 1:  # Python's readline adds no space after a whole word
+                self.matches[0] += " "
         return self.matches[state] if state < len(self.matches) else None
 
 

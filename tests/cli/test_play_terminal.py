@@ -1,0 +1,72 @@
+"""Table mode in a real pseudo-terminal: the keys a player presses (Tab, Ctrl-C, Ctrl-D)."""
+
+import os
+import sys
+
+import pytest
+
+pexpect = pytest.importorskip("pexpect", reason="pexpect drives the terminal")
+
+TIMEOUT = 30  # seconds: a loaded machine starts Python slowly; a pass takes well under one
+
+
+@pytest.fixture
+def term(nap, db_path):
+    """A `napledger play` at Ann, Ben, Cat, Dan, Eve's table, waiting at its first prompt."""
+    nap("new fri --players Ann,Ben,Cat,Dan,Eve")
+    env = {
+        **os.environ,
+        "NAPLEDGER_DB": str(db_path),
+        "TERM": "xterm",
+        "INPUTRC": os.devnull,  # the user's readline settings stay out of the test
+        "COLUMNS": "120",
+    }
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "napledger", "play"],
+        env=env,
+        encoding="utf-8",
+        timeout=TIMEOUT,
+        dimensions=(40, 120),
+    )
+    child.expect_exact("fri · deal 1 · Ann deals> ")
+    yield child
+    child.close(force=True)
+
+
+def leaves_cleanly(child):
+    child.expect_exact("deals> ")  # a key pressed while a command runs is not for readline
+    child.sendcontrol("d")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_tab_keeps_what_was_typed_where_a_bid_has_accented_spellings(term, nap):
+    term.send("blu\t\t")  # two offers: both begin with `blu`, so nothing typed is lost
+    term.expect_exact("bluecher")
+    term.send("cher ann 5\r")
+    term.expect_exact("Ann bid blücher: made (5 tricks)")
+    term.send("mise\t")  # one offer for `misere` and `misère`: completed, not cut
+    term.send("cat 0\r")
+    term.expect_exact("Cat bid misère")
+    leaves_cleanly(term)
+    assert [d["bid"] for d in nap.json("hands --json")] == ["blücher", "misère"]
+
+
+def test_tab_after_a_bid_offers_only_the_players(term, nap):
+    term.send("3 b\t")
+    term.send("made\r")
+    term.expect_exact("Ben bid three: made")
+    leaves_cleanly(term)
+    assert nap.chips()["Ben"] == 12
+
+
+def test_ctrl_c_abandons_the_half_typed_line_and_ctrl_d_leaves(term, nap):
+    term.send("nap ann")
+    term.sendintr()
+    term.expect_exact("fri · deal 1 · Ann deals> ")  # a fresh prompt: still playing
+    term.send("3 ben made\r")
+    term.expect_exact("Ben bid three: made")
+    leaves_cleanly(term)
+    assert [d["bidder"] for d in nap.json("hands --json")] == ["Ben"]
