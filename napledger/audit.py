@@ -60,6 +60,8 @@ class SessionRecords:
     closing: Mapping[str, int]  # the entries of the close
     roster: Sequence[RosterChange]
     next_number: int
+    # Where the pot went at each close not taken back (`reopen`); None: not checked.
+    live_closes: Sequence[str] | None = None
 
 
 ProblemMaker = Callable[..., Problem]  # a session's `problem(message, deal=None)`
@@ -163,6 +165,8 @@ def numbering(deals: Sequence[DealRecord], problem: ProblemMaker) -> list[Proble
 
 
 def check_close(s: SessionRecords, pot: int, problem: ProblemMaker) -> list[Problem]:
+    if s.live_closes is not None and list(s.live_closes) != ([str(s.pot_to)] if s.closed else []):
+        return [problem("its close record does not match whether and how it closed")]
     if not s.closed:
         return [problem("it is open but has closing entries")] if s.closing else []
     problems = []

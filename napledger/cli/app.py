@@ -440,12 +440,36 @@ def close(
     pot: Annotated[
         str, typer.Option(help="split (default), carry, or a PLAYER who takes it.")
     ] = "split",
+    yes: Annotated[
+        bool, typer.Option("--yes", "-y", help="Do not ask first (only a terminal asks).")
+    ] = False,
     session: SessionOpt = None,
 ) -> None:
-    """Close a session and decide what happens to the pot."""
+    """Close a session and decide what happens to the pot (`reopen` takes it back)."""
+    import sys
+
     from napledger.cli import render
 
-    render.closed(change(ctx, session, lambda s: s.close(pot)))
+    plan = None
+    if not yes and sys.stdin.isatty():
+        # Asked outside any transaction: a question left unanswered holds no lock.
+        with book(ctx, write=False) as tx:
+            plan = tx.session(session).close_plan(pot)
+        if not typer.confirm(render.close_question(plan), default=False):
+            typer.echo(f"{plan.session} stays open.")
+            return
+    confirmed = plan
+    render.closed(change(ctx, session, lambda s: s.close(pot, confirmed)))
+
+
+@app.command()
+def reopen(ctx: typer.Context, session: SessionOpt = None) -> None:
+    """Take back a close made by mistake: it stays in the record, voided."""
+    from napledger.cli import render
+
+    t = change(ctx, session, lambda s: s.reopen())
+    name = t.session.name
+    render.changed(t, f"Session {name} reopened; its close is kept in the record, voided.")
 
 
 def main() -> None:

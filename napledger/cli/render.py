@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from napledger.history import ScoredDeal
     from napledger.store.views import (
         Closed,
+        ClosePlan,
         DealResult,
         History,
         Scoreboard,
@@ -234,6 +235,17 @@ def amended(done: DealResult) -> None:
 def changed(t: Scoreboard, message: str) -> None:
     console.print(message)
     scoreboard(t)
+
+
+def close_question(plan: ClosePlan) -> str:
+    if plan.pot_to == "carry":
+        pot = f"the pot ({plan.pot} chips) is carried to a next session"
+    elif plan.transfers:
+        shares = ", ".join(f"{x.payee} +{x.chips}" for x in plan.transfers)
+        pot = f"the pot ({plan.pot} chips) goes to {shares}"
+    else:
+        pot = "the pot is empty"
+    return f"Close {plan.session}? No more deals can be recorded; {pot}"
 
 
 def closed(done: Closed) -> None:

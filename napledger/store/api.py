@@ -21,8 +21,9 @@
     record(options) -> DealResult               pass_(options) -> DealResult
     undo() -> Voided                            void(number) -> Voided
     amend(number, options) -> DealResult        join(player, after=None) -> Seated
-    leave(player) -> Seated                     close(pot_to="split") -> Closed
-    settlement() -> Settlement
+    leave(player) -> Seated                     close(pot_to="split", confirmed=None) -> Closed
+    settlement() -> Settlement                  close_plan(pot_to="split") -> ClosePlan
+    reopen() -> Scoreboard
 
 Values in are plain (str, int, Decimal, `DealOptions`); values out are the frozen
 dataclasses of `views.py` and `history.py`; a failure is a `NapError` with one line to
@@ -47,12 +48,13 @@ from napledger.history import deal_from_json, score_history
 from napledger.ledger import postings
 from napledger.options import DealOptions, make_deal
 from napledger.rules import Deal, Rules
-from napledger.store.book import Book, session_info
+from napledger.store.book import Book, session_info, still_open
 from napledger.store.db import check_same_file, make_engine, resolve_url, transaction
 from napledger.store.models import SessionRow
 from napledger.store.schema import pending, upgrade
 from napledger.store.views import (
     Closed,
+    ClosePlan,
     DealResult,
     History,
     Scoreboard,
@@ -268,11 +270,7 @@ class SessionAPI:
     def _writable(self) -> SessionRow:
         if not self.write:
             raise NapError("this session was opened for reading")  # a front end's bug
-        if self.row.closed_at is not None:
-            raise NapError(
-                f"session {self.row.name!r} is closed; start a new one with `napledger new`"
-            )
-        return self.row
+        return still_open(self.row)
 
     def record(self, options: DealOptions) -> DealResult:
         """A played or passed deal, on top of a fresh deal dealt by rotation."""
@@ -318,6 +316,17 @@ class SessionAPI:
         name = self.book.leave(self._writable(), player)
         return Seated(name, self.scoreboard())
 
-    def close(self, pot_to: str = "split") -> Closed:
-        transfers = self.book.close(self._writable(), pot_to)
-        return Closed(tuple(transfers), self.scoreboard())
+    def close_plan(self, pot_to: str = "split") -> ClosePlan:
+        """What `close` would do, without doing it: to ask before closing."""
+        return self.book.close_plan(self.row, pot_to)
+
+    def close(self, pot_to: str = "split", confirmed: ClosePlan | None = None) -> Closed:
+        """Close; with `confirmed` (the plan a person agreed to), only if it still holds."""
+        plan = self.book.close(self._writable(), pot_to, confirmed)
+        return Closed(plan.transfers, self.scoreboard())
+
+    def reopen(self) -> Scoreboard:
+        """Take back the close: it stays in the record, voided with the shares it paid."""
+        if not self.write:
+            raise NapError("this session was opened for reading")  # a front end's bug
+        return self.book.table(self.book.reopen(self.row))

@@ -6,6 +6,7 @@ deals it can affect from the session's frozen rules, so the pot is always consis
 
 from __future__ import annotations
 
+import difflib
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict
@@ -26,8 +27,17 @@ from napledger.rules.model import fold
 from napledger.rules.scoring import close_transfers
 from napledger.seating import RosterChange, next_dealer
 from napledger.store.db import upsert
-from napledger.store.models import DealRevision, Entry, Meta, Player, RosterRow, SessionRow, now
-from napledger.store.views import Scoreboard, SessionInfo
+from napledger.store.models import (
+    CloseRow,
+    DealRevision,
+    Entry,
+    Meta,
+    Player,
+    RosterRow,
+    SessionRow,
+    now,
+)
+from napledger.store.views import ClosePlan, Scoreboard, SessionInfo
 
 __all__ = ["Book", "cached_rules", "deal_from_json", "deal_to_json", "whole_number"]
 
@@ -40,6 +50,7 @@ E = Entry.__table__.c  # type: ignore[attr-defined]
 P = Player.__table__.c  # type: ignore[attr-defined]
 R = RosterRow.__table__.c  # type: ignore[attr-defined]
 M = Meta.__table__.c  # type: ignore[attr-defined]
+C = CloseRow.__table__.c  # type: ignore[attr-defined]
 
 
 def whole_number(text: str) -> int | None:
@@ -98,10 +109,7 @@ class Book:
         return list(rows.values())
 
     def find_writable(self, ref: str | None) -> SessionRow:
-        row = self.find(ref, lock=True)
-        if row.closed_at is not None:
-            raise NapError(f"session {row.name!r} is closed; start a new one with `napledger new`")
-        return row
+        return still_open(self.find(ref, lock=True))
 
     def create(
         self,
@@ -473,15 +481,83 @@ class Book:
         values = {Decimal(r.chip_value) for r in rows}
         return net, currencies.pop(), values.pop() if len(values) == 1 else None
 
-    def close(self, row: SessionRow, pot_to: str) -> list[Transfer]:
-        seating = self.seating(row)
+    def close_plan(self, row: SessionRow, pot_to: str) -> ClosePlan:
+        """What closing would do, without doing it: shown before a close is confirmed."""
+        seating = self.seating(still_open(row))
         choice = pot_to.strip().casefold()
-        target = choice if choice in ("split", "carry") else match_player(pot_to, seating)
-        transfers = close_transfers(self.pot(row), seating, target)
-        self._post(row, None, transfers)
-        row.pot_to = target
+        if choice in ("split", "carry"):
+            target = choice
+        else:
+            try:
+                target = match_player(pot_to, seating)
+            except NapError:
+                raise NapError(pot_choice_error(pot_to, seating)) from None
+        pot = self.pot(row)
+        return ClosePlan(row.name, pot, target, tuple(close_transfers(pot, seating, target)))
+
+    def close(self, row: SessionRow, pot_to: str, confirmed: ClosePlan | None = None) -> ClosePlan:
+        plan = self.close_plan(row, pot_to)
+        if confirmed is not None and plan != confirmed:
+            # Another table wrote while the question was asked: what was agreed no longer holds.
+            raise NapError(f"{row.name!r} changed while you were asked; nothing was closed")
+        self._post(row, None, plan.transfers)
+        row.pot_to = plan.pot_to
         row.closed_at = now()
-        return transfers
+        self.db.add(
+            CloseRow(
+                session_id=row.id,  # type: ignore[arg-type]  # flushed rows have ids
+                pot_to=plan.pot_to,
+                pot=plan.pot,
+                shares_json=json.dumps(
+                    postings(plan.transfers), ensure_ascii=False, sort_keys=True
+                ),
+                closed_at=row.closed_at,
+            )
+        )
+        return plan
+
+    def live_closes(self, row: SessionRow) -> list[str]:
+        """Where the pot went at each close not taken back: one at most."""
+        query = select(C.pot_to).where(C.session_id == row.id, C.status == "live")
+        return list(self.db.execute(query).scalars())
+
+    def reopen(self, row: SessionRow) -> SessionRow:
+        """Take back a close: its shares of the pot are voided and kept in the record."""
+        if row.closed_at is None:
+            raise NapError(f"session {row.name!r} is not closed")
+        taken = self.db.execute(select(S.name).where(S.carried_from == row.id)).first()
+        if taken:
+            raise NapError(
+                f"the pot of {row.name!r} was carried into {taken[0]!r}, so it cannot be reopened"
+            )
+        self.db.execute(delete(Entry).where(E.session_id == row.id, E.deal_id.is_(None)))
+        self.db.execute(
+            update(CloseRow)
+            .where(C.session_id == row.id, C.status == "live")
+            .values(status="voided", reopened_at=now())
+        )
+        row.pot_to = None
+        row.closed_at = None
+        return row
+
+
+def still_open(row: SessionRow) -> SessionRow:
+    if row.closed_at is not None:
+        raise NapError(
+            f"session {row.name!r} is closed; `napledger reopen` takes the close back, "
+            "`napledger new` starts another"
+        )
+    return row
+
+
+def pot_choice_error(typed: str, seating: Sequence[str]) -> str:
+    choices = {fold(c): c for c in ("split", "carry", *seating)}
+    near = difflib.get_close_matches(fold(typed), list(choices), n=1, cutoff=0.75)
+    hint = f"; did you mean {choices[near[0]]}?" if near else ""
+    return (
+        f"--pot is split, carry or a player at the table ({', '.join(seating)}), "
+        f"not {typed!r}{hint}"
+    )
 
 
 _RULES: dict[str, Rules] = {}

@@ -99,3 +99,17 @@ class RosterRow(SQLModel, table=True):
     player: str
     seat: int  # the place in the clockwise order taken (seat, join) or left (leave)
     recorded_at: datetime = Field(default_factory=now)
+
+
+class CloseRow(SQLModel, table=True):
+    """One close of a session; a reopened one stays, voided, with the shares it had paid."""
+
+    __tablename__ = "closes"
+    id: int | None = Field(default=None, primary_key=True)
+    session_id: int = Field(foreign_key="sessions.id", index=True)
+    pot_to: str  # split, carry or a player
+    pot: int  # chips in the pot at the close
+    shares_json: str  # each account's net chips at the close (the pot's included)
+    status: str = "live"  # live, or voided by `reopen`
+    closed_at: datetime = Field(default_factory=now)
+    reopened_at: datetime | None = None

@@ -145,10 +145,64 @@ def _roster(connection: Connection) -> None:
         connection.execute(roster.insert(), rows)
 
 
+def _closes(connection: Connection) -> None:
+    """Each close becomes a record of its own, so that a reopened one is kept, voided."""
+    meta = MetaData()
+    Table("sessions", meta, Column("id", Integer, primary_key=True))  # only for the foreign key
+    closes = Table(
+        "closes",
+        meta,
+        Column("id", Integer, primary_key=True),
+        Column("session_id", Integer, ForeignKey("sessions.id"), nullable=False, index=True),
+        Column("pot_to", String, nullable=False),
+        Column("pot", Integer, nullable=False),
+        Column("shares_json", String, nullable=False),
+        Column("status", String, nullable=False),
+        Column("closed_at", DateTime, nullable=False),
+        Column("reopened_at", DateTime),
+    )
+    closes.create(connection)
+    # The dates are copied in SQL, as stored: no round trip through Python's types.
+    connection.execute(
+        text(
+            "INSERT INTO closes (session_id, pot_to, pot, shares_json, status, closed_at) "
+            "SELECT id, COALESCE(pot_to, 'split'), 0, '{}', 'live', closed_at FROM sessions "
+            "WHERE closed_at IS NOT NULL"
+        )
+    )
+    for (session_id,) in connection.execute(text("SELECT session_id FROM closes")).all():
+        shares = {
+            account: chips
+            for account, chips in connection.execute(
+                text(
+                    "SELECT account, chips FROM entries WHERE session_id = :s AND deal_id IS NULL"
+                ),
+                {"s": session_id},
+            )
+        }
+        pot = connection.execute(
+            text(
+                "SELECT s.opening_pot + COALESCE(SUM(e.chips), 0) FROM sessions s LEFT JOIN "
+                "entries e ON e.session_id = s.id AND e.account = 'pot' AND e.deal_id IS NOT NULL "
+                "WHERE s.id = :s GROUP BY s.opening_pot"
+            ),
+            {"s": session_id},
+        ).scalar_one()
+        connection.execute(
+            text("UPDATE closes SET pot = :p, shares_json = :j WHERE session_id = :s"),
+            {
+                "p": pot,
+                "j": json.dumps(shares, ensure_ascii=False, sort_keys=True),
+                "s": session_id,
+            },
+        )
+
+
 MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("0001_initial", _initial),
     ("0002_one_live_revision", _one_live_revision),
     ("0003_roster", _roster),
+    ("0004_closes", _closes),
 ]
 
 

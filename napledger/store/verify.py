@@ -37,6 +37,7 @@ def session_records(book: Book, row: SessionRow) -> SessionRecords:
         first_dealer=row.first_dealer,
         deals=book.records(row),
         closing=book.entries_by_deal(row).get(None, {}),
+        live_closes=tuple(book.live_closes(row)),
         roster=book.roster(row),
         next_number=book.next_number(row),
     )

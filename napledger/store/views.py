@@ -85,6 +85,16 @@ class Seated:
 
 
 @dataclass(frozen=True)
+class ClosePlan:
+    """A close: the pot it finds, where it goes, and the shares paid out of it."""
+
+    session: str
+    pot: int
+    pot_to: str  # split, carry or a player
+    transfers: tuple[Transfer, ...]
+
+
+@dataclass(frozen=True)
 class Closed:
     transfers: Sequence[Transfer]  # the pot shared out (none when carried)
     scoreboard: Scoreboard

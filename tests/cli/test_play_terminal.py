@@ -70,3 +70,23 @@ def test_ctrl_c_abandons_the_half_typed_line_and_ctrl_d_leaves(term, nap):
     term.expect_exact("Ben bid three: made")
     leaves_cleanly(term)
     assert [d["bidder"] for d in nap.json("hands --json")] == ["Ben"]
+
+
+def test_close_asks_first_in_a_terminal_and_reopen_takes_it_back(term, nap):
+    term.send("close\r")
+    term.expect_exact("Close fri? No more deals can be recorded; the pot is empty [y/N]: ")
+    term.send("n\r")
+    term.expect_exact("fri stays open.")
+    term.expect_exact("fri · deal 1 · Ann deals> ")
+    term.send("close\r")
+    term.expect_exact("[y/N]: ")
+    term.send("y\r")
+    term.expect_exact("fri (closed)> ")
+    term.send("reopen\r")
+    term.expect_exact("Session fri reopened")
+    term.expect_exact("fri · deal 1 · Ann deals> ")
+    term.send("close --yes\r")  # no question
+    term.expect_exact("fri (closed)> ")
+    term.sendcontrol("d")
+    term.expect(pexpect.EOF)
+    assert nap.json("table --json")["session"]["closed"]

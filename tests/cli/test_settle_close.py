@@ -110,3 +110,49 @@ def test_a_session_named_twice_is_settled_once(nap):
     once = nap.json("settle --json")
     assert nap.json("settle -s one -s 1 -s ONE --json") == once
     assert [t["chips"] for t in once["transfers"]] == [3, 3]
+
+
+def test_reopen_takes_back_a_close_and_keeps_it_voided_in_the_record(nap, db_path):
+    import sqlite3
+
+    nap("new x --players A,B,C --rule pool=on")
+    nap("pass")
+    open_chips = nap.chips()
+    nap("close --pot b")
+    assert "`napledger reopen`" in nap.fails("hand 3 --by A --made")
+    out = nap("reopen").stdout
+    assert "Session x reopened" in out and "Next to deal: B" in out
+    assert nap.chips() == open_chips and nap.json("table --json")["pot"] == 3
+    assert not nap.json("table --json")["session"]["closed"]
+    nap("hand 3 --by A --made")  # the evening goes on: all ante again (pot 6), A wins 3 each
+    nap("close --yes")  # --yes is accepted where nothing would ask anyway
+    assert nap.chips() == {"A": -2 + 6 + 2, "B": -2 - 3 + 2, "C": -2 - 3 + 2}
+    with sqlite3.connect(db_path) as db:
+        closes = db.execute("SELECT pot_to, pot, shares_json, status FROM closes").fetchall()
+    assert closes == [
+        ("B", 3, '{"B": 3, "pot": -3}', "voided"),
+        ("split", 6, '{"A": 2, "B": 2, "C": 2, "pot": -6}', "live"),
+    ]
+    assert "check out" in nap("verify").stdout
+
+
+def test_reopen_refuses_an_open_session_and_a_pot_another_session_took(nap):
+    nap("new first --players A,B,C --variant russian")
+    assert "is not closed" in nap.fails("reopen")
+    nap("pass")
+    nap("close --pot carry")
+    nap("new second --players A,B,C --variant russian --carry-from first")
+    error = nap.fails("reopen --session first")
+    assert error == (
+        "Error: the pot of 'first' was carried into 'second', so it cannot be reopened"
+    )
+    assert nap.json("table --json --session first")["session"]["closed"]
+
+
+def test_a_mistyped_pot_choice_names_the_choices(nap):
+    nap("new x --players Ann,Ben,Cat")
+    assert nap.fails("close --pot splt") == (
+        "Error: --pot is split, carry or a player at the table (Ann, Ben, Cat), not 'splt'; "
+        "did you mean split?"
+    )
+    assert nap.fails("close --pot banana").endswith("not 'banana'")

@@ -54,7 +54,8 @@ def test_opening_an_old_ledger_upgrades_it_after_a_backup(nap, old_db, tmp_path,
     result = nap("sessions")
     notice = result.stderr.strip().splitlines()
     assert len(notice) == 1
-    assert "upgraded the database schema (0002_one_live_revision, 0003_roster)" in notice[0]
+    applied = ", ".join(name for name, _ in MIGRATIONS[1:])
+    assert f"upgraded the database schema ({applied})" in notice[0]
     backups = list(old_db.parent.glob("nap.db.bak-*"))
     assert len(backups) == 1 and str(backups[0]) in notice[0]
     assert migrations(backups[0]) == ["0001_initial"]
@@ -132,3 +133,20 @@ def test_the_migrations_build_what_the_models_describe(tmp_path):
         }  # fmt: skip
 
     assert shape(migrated) == shape(modelled)
+
+
+def test_closes_made_before_0004_become_records_that_reopen(nap, old_db):
+    nap("sessions")
+    with sqlite3.connect(old_db) as db:
+        closes = db.execute("SELECT s.name, c.pot_to, c.pot, c.shares_json, c.status, "
+                            "c.closed_at = s.closed_at FROM closes c JOIN sessions s "
+                            "ON s.id = c.session_id ORDER BY s.name").fetchall()  # fmt: skip
+    assert closes == [
+        ("moscow", "carry", 4, "{}", "live", 1),
+        ("pool", "split", 4, '{"P": 1, "Q": 1, "R": 1, "S": 1, "pot": -4}', "live", 1),
+    ]
+    before = nap.chips("pool")
+    nap("reopen --session pool")
+    assert nap.chips("pool") == {p: chips - 1 for p, chips in before.items()}
+    assert "cannot be reopened" in nap.fails("reopen --session moscow")  # moscow-2 took it
+    assert nap("verify").exit_code == 0
