@@ -10,6 +10,7 @@ from datetime import datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
+from rich.cells import cell_len
 from rich.console import Console
 from rich.table import Table as RichTable
 
@@ -125,9 +126,9 @@ def table_json(t: Scoreboard) -> dict[str, Any]:
 
 def scoreboard(t: Scoreboard) -> None:
     currency = t.session.currency
-    grid = RichTable(
-        title=f"{esc(t.session.name)} · {esc(t.rules.title)} · {t.hands} deal{'' if t.hands == 1 else 's'}"
-    )
+    title = f"{t.session.name} · {t.rules.title} · {t.hands} deal{'' if t.hands == 1 else 's'}"
+    # As wide as its title, so the title never wraps above three narrow columns.
+    grid = RichTable(title=esc(title), min_width=cell_len(title) + 4)
     grid.add_column("player")
     grid.add_column("chips", justify="right")
     grid.add_column(f"money {esc(currency)}".strip(), justify="right")

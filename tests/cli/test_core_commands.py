@@ -95,3 +95,14 @@ def test_a_note_is_kept_shown_and_exported_as_text(nap, tmp_path):
     nap('amend 1 --note ""')
     assert nap.json("hands --json")[-1]["note"] is None
     assert "longer than 200" in nap.fails("hand 3 --by B --made --note " + "x" * 201)
+
+
+def test_the_scoreboard_title_stays_on_one_line(nap):
+    nap("new friday --players Ann,Ben,Cat,Dan,Eve")
+    for _ in range(10):
+        out = nap("pass").stdout
+    assert "friday · English Nap · 10 deals" in [line.strip() for line in out.splitlines()]
+    nap("new saturday --players Ann,Ben,Cat,Dan --variant russian")
+    out = nap("pass").stdout
+    title = "saturday · Наполеон (Russian Napoleon) · 1 deal"
+    assert title in [line.strip() for line in out.splitlines()]
