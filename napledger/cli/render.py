@@ -5,7 +5,7 @@ Gains and losses carry a sign as well as a colour, so they read the same with NO
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
@@ -198,7 +198,9 @@ def session_list(tables: Sequence[Scoreboard], current: int | None) -> None:
 
 def deal_line(rules: Rules, number: int, deal: Deal) -> str:
     head = f"Deal {number} · {esc(deal.dealer)} dealt"
-    note = f" — {esc(deal.note)}" if deal.note else ""
+    note = (f" · {esc(extras(deal))}" if extras(deal) else "") + (
+        f" — {esc(deal.note)}" if deal.note else ""
+    )
     if deal.bid is None:
         return f"{head} · passed out{note}"
     return (
@@ -206,14 +208,28 @@ def deal_line(rules: Rules, number: int, deal: Deal) -> str:
     )
 
 
-def payments(changes: Mapping[str, int], players: Sequence[str]) -> str:
-    """One deal's changes in seat order, the pot last."""
+def payment_parts(
+    changes: Mapping[str, int], players: Sequence[str], involved: Iterable[str] = ()
+) -> list[str]:
+    """One deal's changes in seat order, the pot last; `involved` accounts show even at 0
+    (a dealer who anted and won it back took part in the deal)."""
+    changes = {**dict.fromkeys(involved, 0), **changes}
     seat = {p: i for i, p in enumerate(players)}
     ordered = sorted((a for a in changes if a != POT), key=lambda a: seat.get(a, len(seat)))
-    parts = [f"{esc(a)} {styled(changes[a])}" for a in ordered if changes[a]]
+    parts = [f"{esc(a)} {styled(changes[a])}" for a in ordered if changes[a] or a in involved]
     if changes.get(POT):
         parts.append(f"[italic]pot[/] {signed(changes[POT])}")
-    return "   ".join(parts) or "no payments"
+    return parts
+
+
+def payments(changes: Mapping[str, int], players: Sequence[str]) -> str:
+    return "   ".join(payment_parts(changes, players)) or "no payments"
+
+
+def extras(deal: Deal) -> str:
+    """Peeps and purchases, which cost fees: shown with the deal they were paid in."""
+    parts = [f"{p} peeped" for p in deal.peeps] + [f"{p} bought {n}" for p, n in deal.buys]
+    return "; ".join(parts)
 
 
 def after_deal(done: DealResult) -> None:
@@ -319,6 +335,9 @@ def roster_line(change: RosterChange) -> str:
 
 def hand_list(history: History) -> None:
     """Every deal, with each join and leave shown before the deal it took effect for."""
+    from rich.columns import Columns
+    from rich.text import Text
+
     t = history.scoreboard
     grid = RichTable(title=f"{esc(t.session.name)}: deals")
     for column in ("#", "dealer", "bid", "outcome", "payments", "pot"):
@@ -334,8 +353,22 @@ def hand_list(history: History) -> None:
                 d.label,
                 esc(deal.dealer),
                 bid,
-                esc(outcome(t.rules, deal) + (f" — {deal.note}" if deal.note else "")),
-                payments(d.entries, t.players),
+                esc(
+                    "; ".join(filter(None, (outcome(t.rules, deal), extras(deal))))
+                    + (f" — {deal.note}" if deal.note else "")
+                ),
+                # Each payment wraps as a whole: a name is never parted from its amount.
+                Columns(
+                    [
+                        Text.from_markup(part)
+                        for part in payment_parts(
+                            d.entries,
+                            t.players,
+                            {a for x in d.transfers for a in (x.payer, x.payee)},
+                        )
+                    ],
+                    padding=(0, 3),
+                ),
                 str(d.stored_pot_after),
             )
         else:
