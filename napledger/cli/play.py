@@ -72,12 +72,14 @@ class Loop:
     def run(self, interactive: bool) -> None:
         if interactive:
             self.enable_completion()
+        number = 0
         while True:
             try:
                 line = input(self.prompt()) if interactive else sys.stdin.readline()
                 if not interactive and not line:
                     return
-                if not self.handle(line):
+                number += 1
+                if not (self.handle(line) if interactive else self.handle_numbered(line, number)):
                     return
             except EOFError:  # Ctrl-D leaves, as in a shell
                 print()
@@ -88,6 +90,21 @@ class Loop:
                 # As in a shell: Ctrl-C abandons the line (or stops the command, rolled
                 # back) and the loop goes on.
                 print()
+
+    def handle_numbered(self, line: str, number: int) -> bool:
+        """`handle`, with the line's number in its error: a replayed file says where it failed."""
+        import io
+        from contextlib import redirect_stderr
+
+        said = io.StringIO()
+        try:
+            with redirect_stderr(said):
+                return self.handle(line)
+        finally:
+            for text in said.getvalue().splitlines(keepends=True):
+                if text.startswith("Error: "):
+                    text = f"Error: line {number}: {text.removeprefix('Error: ')}"
+                sys.stderr.write(text)
 
     def handle(self, line: str) -> bool:
         """Run one line; False when it asks to leave."""

@@ -47,7 +47,7 @@ def test_each_deal_prints_its_scoreboard_and_a_bad_line_does_not_stop_the_loop(n
     assert "Deal 2 · Ben dealt · Ben bid three: made" in out
     assert out.count("Next to deal:") == 3  # two deals and `table`
     assert result.stderr.strip().splitlines() == [
-        "Error: 'bogus' is not a command or a bid; type `help` for what a line can be"
+        "Error: line 4: 'bogus' is not a command or a bid; type `help` for what a line can be"
     ]
     assert "Deal 3" not in out  # `quit` left before the last line
     assert nap.json("table --json")["hands"] == 2
@@ -95,9 +95,9 @@ def test_a_failing_command_gives_its_usual_error_and_changes_nothing(nap):
         "play", input="hand nap --by zed --tricks 5\nvoid 9\nhand --tricks\n3 ben made\n", ok=False
     )
     errors = result.stderr.strip().splitlines()
-    assert errors[0].startswith("Error: no player 'zed' at the table")
-    assert errors[1].startswith("Error: no deal 9 to change")
-    assert errors[2].startswith("Error: ") and len(errors) == 3
+    assert errors[0].startswith("Error: line 1: no player 'zed' at the table")
+    assert errors[1].startswith("Error: line 2: no deal 9")
+    assert errors[2].startswith("Error: line 3: ") and len(errors) == 3
     assert result.exit_code == 1
     assert nap.json("table --json")["hands"] == 1
 
@@ -116,7 +116,7 @@ def test_the_loop_follows_new_and_use_without_a_pinned_session(nap):
     assert result.exit_code == 1  # for the refused `play`
     assert "Deal 1 · Ann dealt · Ann bid nap" in result.stdout
     assert "BID PLAYER RESULT" in result.stdout  # help
-    assert result.stderr.strip() == "Error: already playing; type a command or a deal"
+    assert result.stderr.strip() == "Error: line 4: already playing; type a command or a deal"
     assert nap.chips() == {"Ann": 20, "Ben": -10, "Cat": -10}
 
 
