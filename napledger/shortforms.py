@@ -97,13 +97,54 @@ def parse(
         bid, bidder = first, second
     elif player_first or (len(words) > 1 and is_bid(second, rules)):
         bid, bidder = second, first
+    elif player_for(first, players) is not None and len(words) > 1:
+        # The player is right; the word after it is what is wrong.
+        if player_for(second, players) is not None:
+            raise ShortFormError(
+                f"`{first} {second}` names two players and no bid: "
+                f"write the bid and the bidder, e.g. `3 {first} made`"
+            )
+        bids = ", ".join(b.name for b in rules.enabled_bids)
+        raise ShortFormError(
+            f"{second!r} is not a bid (bids: {bids}); after the player comes the bid: "
+            f"`{first} BID RESULT`"
+        )
     else:
         raise ShortFormError(
-            f"{first!r} is not a command or a bid; type `help` for what a line can be"
+            f"{first!r} is not a command, a bid or a player; type `help` for what a line can be"
         )
     if not bidder:
         raise ShortFormError(f"say who bid {bid}: `{bid} PLAYER RESULT`, e.g. `{bid} ann made`")
+    if len(words) < 3:
+        said = f"{first} {second}"
+        raise ShortFormError(
+            f"say how it went: `{said} 4` (tricks taken), `{said} made`, `{said} failed` "
+            f"or `{said} revoke PLAYER`"
+        )
     return ["hand", bid, "--by", bidder, *result(words[2:])]
+
+
+def hand_line(words: Sequence[str], bid_words: Collection[str]) -> list[str] | None:
+    """The `hand` command a short form typed outside `play` stands for, or None.
+
+    Without a session to ask, a bid is a number or one of `bid_words` (folded) and the
+    other word is taken for the player, so this is only a hint for an error message.
+    """
+    if len(words) < 2:
+        return None
+
+    def bidlike(word: str) -> bool:
+        key = fold(word)
+        return (key.isascii() and key.isdigit()) or key in bid_words
+
+    first, second = words[0], words[1]
+    if bidlike(first) == bidlike(second):
+        return None
+    bid, player = (first, second) if bidlike(first) else (second, first)
+    try:
+        return ["hand", bid, "--by", player, *result(list(words[2:]))]
+    except ShortFormError:
+        return None
 
 
 def result(words: list[str]) -> list[str]:

@@ -4,7 +4,7 @@ import pytest
 
 from napledger.errors import NapError
 from napledger.rules import load_preset
-from napledger.shortforms import completions, parse
+from napledger.shortforms import completions, hand_line, parse
 
 CLASSIC = load_preset("classic")
 COMMANDS = {"hand", "pass", "undo", "amend", "table", "join", "quit", "help"}
@@ -72,8 +72,12 @@ def test_two_different_readings_are_refused_not_guessed():
 @pytest.mark.parametrize(
     ("line", "message"),
     [
-        ("bogus", "'bogus' is not a command or a bid"),
+        ("bogus", "'bogus' is not a command, a bid or a player"),
         ("nap", "say who bid nap"),
+        # The wrong word is named, not the player who is right.
+        ("ben cat 3", "`ben cat` names two players and no bid"),
+        ("ben bogus 3", r"'bogus' is not a bid \(bids: three, misère, four, nap, wellington"),
+        ("3 ben", "say how it went: `3 ben 4` .tricks taken., `3 ben made`"),
         ("nap ann twice", "not 'twice'"),
         ("nap ann revoke", "say who revoked"),
         ('nap "ann', "cannot read the line"),
@@ -132,3 +136,14 @@ def test_every_offer_keeps_what_was_typed(typed, offers):
     got = completions(typed, [], TABLE, CLASSIC, COMMANDS)
     assert got == offers
     assert len(got) == 1 or all(word.startswith(typed) for word in got)
+
+
+def test_a_short_form_typed_outside_play_reads_as_a_hand_command():
+    bids = {"nap", "three", "misere"}
+    assert hand_line(["nap", "ann", "5"], bids) == ["hand", "nap", "--by", "ann", "--tricks", "5"]
+    assert hand_line(["ann", "3", "won", "--peep", "ben"], bids) == [
+        "hand", "3", "--by", "ann", "--made", "--peep", "ben",
+    ]  # fmt: skip
+    assert hand_line(["tabel"], bids) is None
+    assert hand_line(["nap", "three", "5"], bids) is None  # which is the player?
+    assert hand_line(["nap", "ann", "twice"], bids) is None

@@ -33,7 +33,10 @@ class NapGroup(TyperGroup):
         except NapError as error:
             fail(str(error), 1)
         except typer.TyperException as error:  # a usage error (exit 2) or another of Typer's
-            fail(error.format_message(), error.exit_code)
+            message = error.format_message()
+            if error.exit_code == 2:  # a mistyped command line: perhaps a short-form deal
+                message = deal_hint(list(args) if args is not None else sys.argv[1:], message)
+            fail(message, error.exit_code)
         except typer.Abort:
             fail("stopped", 130)
         except KeyboardInterrupt:
@@ -57,3 +60,34 @@ def fail(message: str, code: int) -> None:
     sys.stdout.flush()
     print(error_line(message), file=sys.stderr)
     sys.exit(code)
+
+
+def deal_hint(words: list[str], message: str) -> str:
+    """A usage error, pointed at `hand` when what was typed is a deal in `play`'s short form.
+
+    (`napledger nap ann 5` or `napledger hand nap ann 5`.)
+    """
+    import shlex
+
+    from napledger.shortforms import hand_line
+
+    while words and words[0].startswith("-"):  # the root options, such as --db PATH
+        words = words[1 if "=" in words[0] else 2 :]
+    typed = words[1:] if words[:1] == ["hand"] else words
+    if not typed or not (message.startswith("No such command") or words[:1] == ["hand"]):
+        return message
+    line = hand_line(typed, all_bid_words())
+    if line is None:
+        return message
+    return (
+        f"{message.rstrip('.')}: a deal is recorded with `napledger {shlex.join(line)}` "
+        f"(or typed as `{shlex.join(typed)}` in `napledger play`)"
+    )
+
+
+def all_bid_words() -> set[str]:
+    from napledger.rules import list_presets, load_preset
+    from napledger.rules.model import fold
+    from napledger.shortforms import bid_words
+
+    return {fold(w) for name in list_presets() for w in bid_words(load_preset(name))}

@@ -123,3 +123,14 @@ def test_hands_shows_peeps_purchases_and_everyone_who_paid_and_keeps_names_with_
             payments = cells[5].split()
             assert len(payments) % 2 == 0, line  # names and amounts come in pairs
             assert all(amount[-1].isdigit() for amount in payments[1::2]), line
+
+
+def test_a_short_form_outside_play_points_to_hand_and_its_options(nap):
+    nap("new s --players Ann,Ben,Cat")
+    assert nap.fails("nap ann 5", code=2) == (
+        "Error: No such command 'nap': a deal is recorded with "
+        "`napledger hand nap --by ann --tricks 5` (or typed as `nap ann 5` in `napledger play`)"
+    )
+    assert "`napledger hand nap --by Ann --tricks 5`" in nap.fails("hand nap Ann 5", code=2)
+    assert nap.fails("tabel", code=2) == "Error: No such command 'tabel'. Did you mean 'table'?"
+    assert nap.json("table --json")["hands"] == 0

@@ -47,7 +47,7 @@ def test_each_deal_prints_its_scoreboard_and_a_bad_line_does_not_stop_the_loop(n
     assert "Deal 2 · Ben dealt · Ben bid three: made" in out
     assert out.count("Next to deal:") == 3  # two deals and `table`
     assert result.stderr.strip().splitlines() == [
-        "Error: line 4: 'bogus' is not a command or a bid; type `help` for what a line can be"
+        "Error: line 4: 'bogus' is not a command, a bid or a player; type `help` for what a line can be"
     ]
     assert "Deal 3" not in out  # `quit` left before the last line
     assert nap.json("table --json")["hands"] == 2
