@@ -336,6 +336,17 @@ class Book:
             )
         )
         if found is None:
+            if (
+                number <= MAX_ID
+                and self.db.execute(
+                    select(D.id).where(D.session_id == row.id, D.number == number)
+                ).first()
+            ):
+                # Every version of it is voided: it is there in `hands`, and it stays voided.
+                raise NapError(
+                    f"deal {number} of {row.name!r} is voided and stays so (`hands` shows it); "
+                    "to count it after all, record it again as a new deal"
+                )
             raise NapError(
                 f"no deal {number} to change in {row.name!r} (`napledger hands` lists them)"
             )

@@ -134,3 +134,15 @@ def test_a_short_form_outside_play_points_to_hand_and_its_options(nap):
     assert "`napledger hand nap --by Ann --tricks 5`" in nap.fails("hand nap Ann 5", code=2)
     assert nap.fails("tabel", code=2) == "Error: No such command 'tabel'. Did you mean 'table'?"
     assert nap.json("table --json")["hands"] == 0
+
+
+def test_changing_a_voided_deal_says_it_is_voided(nap):
+    nap("new s --players Ann,Ben,Cat")
+    nap("hand 3 --by ann --made")
+    nap("undo")
+    assert nap.fails("amend 1 --failed") == (
+        "Error: deal 1 of 's' is voided and stays so (`hands` shows it); "
+        "to count it after all, record it again as a new deal"
+    )
+    assert "is voided" in nap.fails("void 1")
+    assert "no deal 2 to change" in nap.fails("amend 2 --failed")
