@@ -124,7 +124,7 @@ def table_json(t: Scoreboard) -> dict[str, Any]:
     }
 
 
-def scoreboard(t: Scoreboard) -> None:
+def scoreboard(t: Scoreboard, footer: bool = True) -> None:
     currency = t.session.currency
     title = f"{t.session.name} · {t.rules.title} · {t.hands} deal{'' if t.hands == 1 else 's'}"
     # As wide as its title, so the title never wraps above three narrow columns.
@@ -145,7 +145,7 @@ def scoreboard(t: Scoreboard) -> None:
     console.print(grid)
     if t.next_dealer:
         console.print(f"Next to deal: [bold]{esc(t.next_dealer)}[/]")
-    elif t.session.closed_at:
+    elif t.session.closed_at and footer:
         console.print(f"Closed; pot: {t.session.pot_to}.")
 
 
@@ -157,9 +157,14 @@ def _has_pot(rules: Rules) -> bool:
 def started(t: Scoreboard) -> None:
     row = t.session
     chip = money(1, t.chip_value, row.currency, sign=False)
+    worth = (
+        "scored in chips (no money value: see --chip and --currency)"
+        if t.chip_value == 1 and not row.currency
+        else f"1 chip = {esc(chip)}"
+    )
     console.print(
         f"Session [bold]{esc(row.name)}[/] (#{row.id}) started: {esc(t.rules.title)}, "
-        f"1 chip = {esc(chip)}, players {esc(', '.join(t.seating))}."
+        f"{worth}, players {esc(', '.join(t.seating))}."
     )
     if row.opening_pot:
         console.print(f"The pot opens with {row.opening_pot} chips carried over.")
@@ -173,10 +178,14 @@ def session_list(tables: Sequence[Scoreboard], current: int | None) -> None:
     from rich import box
 
     grid = RichTable(title="Sessions", box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
-    for column in ("", "id", "name", "variant", "players", "deals", "started", "state"):
-        # A session's name is how it is picked: never cut it short; only the players wrap.
+    for column in ("", "id", "name", "state", "variant", "deals", "started", "players"):
+        # A session's name is how it is picked and its state what decides whether it can
+        # take deals: never cut them short; the players wrap, and a narrow terminal gets
+        # the day folded before anything else is cut.
         grid.add_column(
-            column, no_wrap=column != "players", min_width=12 if column == "players" else None
+            column,
+            no_wrap=column not in ("players", "started"),
+            min_width=10 if column == "players" else None,
         )
     for t in tables:
         row = t.session
@@ -184,11 +193,11 @@ def session_list(tables: Sequence[Scoreboard], current: int | None) -> None:
             "*" if row.id == current else "",
             str(row.id),
             esc(row.name),
+            "closed" if row.closed_at else "open",
             row.variant,
-            esc(", ".join(t.players)),
             str(t.hands),
             f"{row.created_at:%Y-%m-%d}",
-            "closed" if row.closed_at else "open",
+            esc(", ".join(t.players)),
         )
     console.print(grid)
 
@@ -274,7 +283,7 @@ def closed(done: Closed) -> None:
     )
     shared = ", ".join(f"{esc(x.payee)} +{x.chips}" for x in transfers)
     console.print(f"Session {esc(t.session.name)} closed. Pot: {pot or shared or 'empty'}.")
-    scoreboard(t)
+    scoreboard(t, footer=False)  # the line above already says where the pot went
 
 
 def hands_json(history: History) -> list[dict[str, Any]]:

@@ -1,5 +1,6 @@
 """The everyday commands' output and the clean-failure contract."""
 
+import os
 import subprocess
 import sys
 
@@ -146,3 +147,27 @@ def test_changing_a_voided_deal_says_it_is_voided(nap):
     )
     assert "is voided" in nap.fails("void 1")
     assert "no deal 2 to change" in nap.fails("amend 2 --failed")
+
+
+def test_close_says_once_where_the_pot_went_and_new_says_what_a_chip_is(nap):
+    assert "scored in chips (no money value" in nap("new s --players Ann,Ben,Cat").stdout
+    out = nap("close").stdout
+    assert "Session s closed. Pot: empty." in out and "Closed; pot" not in out
+    assert "Closed; pot: split." in nap("table").stdout
+    assert "1 chip = 0.05 GBP" in nap("new t --players A,B,C --chip 0.05 --currency GBP").stdout
+
+
+def test_sessions_at_80_columns_keeps_every_name_and_state_whole(nap, db_path):
+    nap("new evening-20261202-121500 --players Anastasia,Bartholomew,Cat,Dan,Eve")
+    nap("close")
+    nap("new friday-the-twelfth-of-december --players Ann,Ben,Cat --variant seven-card")
+    run = subprocess.run(
+        [sys.executable, "-m", "napledger", "sessions"],
+        env={**os.environ, "NAPLEDGER_DB": str(db_path), "COLUMNS": "80"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    rows = [line.split() for line in run.stdout.splitlines()]
+    assert ["1", "evening-20261202-121500", "closed", "classic"] in [r[:4] for r in rows]
+    assert ["2", "friday-the-twelfth-of-december", "open"] in [r[1:4] for r in rows]
