@@ -171,8 +171,12 @@ def new(
     rule: Annotated[
         list[str] | None, typer.Option("--rule", "-r", help="KEY=VALUE; repeat.")
     ] = None,
-    chip: Annotated[str, typer.Option(help="Money one chip is worth.")] = "1",
-    currency: Annotated[str, typer.Option(help="Currency code shown with money, e.g. GBP.")] = "",
+    chip: Annotated[
+        str | None, typer.Option(help="Money one chip is worth (default 1, or the carried pot's).")
+    ] = None,
+    currency: Annotated[
+        str | None, typer.Option(help="Currency code shown with money, e.g. GBP.")
+    ] = None,
     dealer: Annotated[
         str | None, typer.Option(help="Who deals first (default: the first player).")
     ] = None,
@@ -187,8 +191,9 @@ def new(
     from napledger.rules.load import with_overrides
 
     rules = with_overrides(load_rules(variant), rule or [])
-    chip_value = parse_chip(chip)
-    currency = clean_text(currency, "currency") if currency.strip() else ""
+    chip_value = parse_chip(chip) if chip is not None else None
+    if currency is not None:
+        currency = clean_text(currency, "currency") if currency.strip() else ""
     names = [p for p in players.split(",") if p.strip()]
     with book(ctx) as tx:
         board = tx.new_session(name, rules, names, chip_value, currency, dealer, carry_from)

@@ -8,8 +8,9 @@
 
 `Transaction` (one transaction):
     sessions() -> list[Scoreboard]              current_id() -> int | None
-    new_session(name, rules, players, chip_value, currency="", dealer=None, carry_from=None)
-        -> Scoreboard (and it becomes the current session)
+    new_session(name, rules, players, chip_value=None, currency=None, dealer=None,
+        carry_from=None) -> Scoreboard (and it becomes the current session; without a chip
+        value or currency: those of the session carried from, else 1 and none)
     use(ref) -> SessionInfo                     session(ref=None) -> SessionAPI
     find_many(refs) -> list[SessionInfo]        settlement(refs) -> Settlement
     export_data(info) -> SessionExport          stats(since=None, until=None) -> Tally
@@ -168,8 +169,8 @@ class Transaction:
         name: str,
         rules: Rules,
         players: Sequence[str],
-        chip_value: Decimal,
-        currency: str = "",
+        chip_value: Decimal | None = None,
+        currency: str | None = None,
         dealer: str | None = None,
         carry_from: str | None = None,
     ) -> Scoreboard:

@@ -116,11 +116,13 @@ class Book:
         name: str,
         rules: Rules,
         players: Sequence[str],
-        chip_value: Decimal,
-        currency: str,
+        chip_value: Decimal | None,
+        currency: str | None,
         dealer: str | None,
         carry_from: str | None,
     ) -> SessionRow:
+        """A new session, made current. Without a chip value or currency it takes those of
+        the session whose pot it carries on, else 1 and none."""
         name = clean_text(name, "session name")
         if name.isdigit():
             raise NapError("a session name cannot be only digits (numbers are session ids)")
@@ -135,7 +137,11 @@ class Book:
         opening, carried = 0, None
         if carry_from is not None:
             source = self.find(carry_from, lock=True)
+            chip_value = Decimal(source.chip_value) if chip_value is None else chip_value
+            currency = source.currency if currency is None else currency
             opening, carried = self._carried_pot(source, chip_value, currency), source.id
+        chip_value = Decimal(1) if chip_value is None else chip_value
+        currency = "" if currency is None else currency
         row = SessionRow(
             name=name,
             key=fold(name),

@@ -98,9 +98,11 @@ def test_a_carried_pot_keeps_its_chip_value(nap):
     assert "--chip 0.05 --currency GBP" in nap.fails(
         "new second --players A,B,C --variant russian --chip 1 --carry-from first"
     )
-    nap(
-        "new second --players A,B,C --variant russian --chip 0.05 --currency GBP --carry-from first"
-    )
+    nap("new second --players A,B,C --variant russian --carry-from first")  # its chip, its money
+    assert nap.json("table --json")["session"] | {"id": 0} == {
+        "id": 0, "name": "second", "variant": "russian", "chip_value": "0.05",
+        "currency": "GBP", "closed": False,
+    }  # fmt: skip
     assert nap.json("table --json")["pot"] == 1
 
 
