@@ -51,6 +51,7 @@ class Tally:
     def __init__(self) -> None:
         self.players: dict[str, PlayerStats] = {}
         self.currencies: set[str] = set()
+        self.chip_values: set[Decimal] = set()
         self._bids: dict[int, tuple[Rules, dict[str, Bid]]] = {}
 
     def player(self, name: str) -> PlayerStats:
@@ -59,8 +60,9 @@ class Tally:
             found = self.players[name] = PlayerStats(name)
         return found
 
-    def session(self, players: Iterable[str], currency: str) -> None:
+    def session(self, players: Iterable[str], currency: str, chip_value: Decimal) -> None:
         self.currencies.add(currency)
+        self.chip_values.add(chip_value)
         for name in players:
             self.player(name).sessions += 1
 
@@ -99,8 +101,21 @@ class Tally:
         stats.biggest_win = max(stats.biggest_win, best)
         stats.biggest_loss = min(stats.biggest_loss, worst)
 
+    @property
+    def chips_add_up(self) -> bool:
+        """Chips of sessions that value a chip differently mean nothing added together."""
+        return len(self.chip_values) <= 1
+
     def ranked(self) -> list[PlayerStats]:
-        return sorted(self.players.values(), key=lambda s: (-s.chips, s.name.casefold()))
+        """Best first: by chips where they add up, else by money in the one currency."""
+        if self.chips_add_up:
+            return sorted(self.players.values(), key=lambda s: (-s.chips, s.name.casefold()))
+        if len(self.currencies) == 1:
+            return sorted(
+                self.players.values(),
+                key=lambda s: (-sum(s.money.values(), Decimal(0)), s.name.casefold()),
+            )
+        return sorted(self.players.values(), key=lambda s: s.name.casefold())
 
     def _bid(self, rules: Rules, name: str) -> Bid:
         # Records hold the bid's own name; looking it up per deal is the hot loop.

@@ -61,6 +61,8 @@ def stats_json(
         "since": first.isoformat() if first else None,
         "until": last.isoformat() if last else None,
         "currencies": sorted(tally.currencies),
+        # When sessions value a chip differently, lifetime chips are null: only money adds up.
+        "chip_values": sorted(str(v) for v in tally.chip_values),
         "players": [
             {
                 "name": s.name,
@@ -70,7 +72,7 @@ def stats_json(
                 "made": s.bids.made,
                 "failed": s.bids.failed,
                 "made_percent": percent(s.bids.made_percent),
-                "chips": s.chips,
+                "chips": s.chips if tally.chips_add_up else None,
                 "money": money_json(tally, s),
                 "money_by_currency": {c: str(m) for c, m in sorted(s.money.items())},
                 "biggest_win": s.biggest_win,
@@ -116,21 +118,30 @@ def render_stats(tally: "Tally", rows: "list[PlayerStats]", filtered: bool) -> N
             for currency, amount in sorted(stats.money.items())
         )
 
+    chips = tally.chips_add_up
     results = RichTable(title="Lifetime results", box=box.SIMPLE_HEAD)
     results.add_column("player")
-    for column in ("sessions", "deals", "chips", "money", "best deal", "worst deal"):
+    for column in ("sessions", "deals", *(("chips",) if chips else ()), "money"):
         results.add_column(column, justify="right")
+    for column in ("best deal", "worst deal"):
+        results.add_column(column + ("" if chips else " (chips)"), justify="right")
     for s in rows:
         results.add_row(
             esc(s.name),
             str(s.sessions),
             str(s.deals),
-            styled(s.chips),
+            *((styled(s.chips),) if chips else ()),
             money(s) or "0",
             signed(s.biggest_win),
             signed(s.biggest_loss),
         )
     console.print(results)
+    if not chips:
+        values = ", ".join(str(v) for v in sorted(tally.chip_values))
+        console.print(
+            f"[italic]No chip total: these sessions value a chip differently ({values}); "
+            "money is added up instead.[/]"
+        )
 
     bidding = RichTable(title="Bidding", box=box.SIMPLE_HEAD)
     bidding.add_column("player")

@@ -37,7 +37,7 @@ def lifetime(book: Book, since: datetime | None = None, until: datetime | None =
     ).all()
     facts = {}
     for sid, rules_json, chip_value, currency, players_json, opening_pot in sessions:
-        tally.session(json.loads(players_json), currency)
+        tally.session(json.loads(players_json), currency, Decimal(chip_value))
         facts[sid] = (cached_rules(rules_json), Decimal(chip_value), currency, opening_pot)
 
     totals = (

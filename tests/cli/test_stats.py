@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from decimal import Decimal
 
 import pytest
 
@@ -32,10 +33,11 @@ def test_lifetime_figures_over_two_sessions_and_currencies(nap):
     two_evenings(nap)
     doc = nap.json("stats --json")
     assert doc["currencies"] == ["GBP", "RUB"]
-    assert [p["name"] for p in doc["players"]] == ["A", "B", "D", "E", "C"]  # by chips
+    # Pence and roubles neither add up as chips nor as money: players are listed by name.
+    assert [p["name"] for p in doc["players"]] == ["A", "B", "C", "D", "E"]
     a = by_name(doc)["A"]
     assert {k: a[k] for k in ("sessions", "deals", "bids", "made", "failed", "chips")} == {
-        "sessions": 2, "deals": 9, "bids": 3, "made": 2, "failed": 1, "chips": 35,
+        "sessions": 2, "deals": 9, "bids": 3, "made": 2, "failed": 1, "chips": None,
     }  # fmt: skip
     assert a["money"] == a["money_by_currency"] == {"GBP": "0.00", "RUB": "175"}
     assert (a["biggest_win"], a["biggest_loss"]) == (40, -40)
@@ -46,8 +48,9 @@ def test_lifetime_figures_over_two_sessions_and_currencies(nap):
     d = by_name(doc)["D"]
     assert (d["bids"], d["made"], d["failed"]) == (2, 0, 1)
     assert by_name(doc)["E"]["made_percent"] is None
-    # Every session sums to zero, so the lifetime chips do too.
-    assert sum(p["chips"] for p in doc["players"]) == 0
+    # Every session sums to zero, so the lifetime money in each currency does too.
+    for currency in doc["currencies"]:
+        assert sum(Decimal(p["money"].get(currency, 0)) for p in doc["players"]) == 0
 
 
 def test_rich_tables_show_the_figures(nap):
@@ -63,9 +66,15 @@ def test_one_currency_gives_money_as_one_decimal(nap):
     nap("close")
     nap("new b --players Ann,Bob,Cy --chip 0.25")
     nap("hand 4 --by bob --failed")
-    ann = by_name(nap.json("stats --json"))["Ann"]
-    assert ann["money"] == "1.60" and ann["chips"] == 6 + 4
-    assert ann["sessions"] == 2 and ann["deals"] == 2
+    doc = nap.json("stats --json")
+    ann = by_name(doc)["Ann"]
+    assert ann["money"] == "1.60" and ann["sessions"] == 2 and ann["deals"] == 2
+    # 6 chips of 0.10 and 4 of 0.25 are not 10 of anything: chips are not added up.
+    assert ann["chips"] is None and doc["chip_values"] == ["0.10", "0.25"]
+    assert [p["name"] for p in doc["players"]] == ["Ann", "Cy", "Bob"]  # ranked by money
+    out = nap("stats").stdout
+    assert "No chip total: these sessions value a chip differently (0.10, 0.25)" in out
+    assert "+1.60" in out and "chips " not in out.split("Bidding")[0].replace("(chips)", "")
 
 
 def test_naps_come_from_the_rules_not_the_names(nap):
