@@ -12,6 +12,7 @@ from decimal import Decimal
 
 from napledger.history import ScoredDeal
 from napledger.ledger import POT, Transfer
+from napledger.money import places
 from napledger.rules.model import Bid, Rules
 from napledger.rules.scoring import was_made
 
@@ -52,6 +53,7 @@ class Tally:
         self.players: dict[str, PlayerStats] = {}
         self.currencies: set[str] = set()
         self.chip_values: set[Decimal] = set()
+        self.places: dict[str, int] = {}  # currency -> the places its money is shown with
         self._bids: dict[int, tuple[Rules, dict[str, Bid]]] = {}
 
     def player(self, name: str) -> PlayerStats:
@@ -63,6 +65,7 @@ class Tally:
     def session(self, players: Iterable[str], currency: str, chip_value: Decimal) -> None:
         self.currencies.add(currency)
         self.chip_values.add(chip_value)
+        self.places[currency] = max(self.places.get(currency, 0), places(currency, chip_value))
         for name in players:
             self.player(name).sessions += 1
 

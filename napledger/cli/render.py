@@ -15,6 +15,7 @@ from rich.console import Console
 from rich.table import Table as RichTable
 
 from napledger.ledger import POT
+from napledger.money import money_text, places
 from napledger.rules import Deal, Rules
 from napledger.rules.scoring import outcome
 from napledger.seating import RosterChange
@@ -44,16 +45,13 @@ def styled(chips: int, text: str | None = None) -> str:
     return f"[green]{text}[/]" if chips > 0 else f"[red]{text}[/]" if chips < 0 else text
 
 
-def money(chips: int, chip_value: Decimal, currency: str, sign: bool = True) -> str:
-    # Pence and kopecks read as two places (0.70, not 0.7); whole-unit chips stay whole.
-    places = (
-        0
-        if chip_value == chip_value.to_integral()
-        else max(2, -int(chip_value.as_tuple().exponent))
-    )
-    amount = (chips * chip_value).quantize(Decimal(1).scaleb(-places))
-    text = f"{amount:+}" if sign and amount else f"{amount}"
-    return f"{text} {currency}".strip()
+def money(
+    chips: int, chip_value: Decimal, currency: str, sign: bool = True, label: bool = True
+) -> str:
+    # The currency's places (0.70 GBP, not 0.7), as in every JSON document and the workbook.
+    text = money_text(chips * chip_value, places(currency, chip_value))
+    text = f"+{text}" if sign and chips * chip_value > 0 else text
+    return f"{text} {currency}".strip() if label else text
 
 
 def esc(text: str) -> str:
@@ -116,8 +114,7 @@ def table_json(t: Scoreboard) -> dict[str, Any]:
     return {
         "session": session_json(t.session),
         "players": [
-            {"name": p, "chips": t.chips[p], "money": str(t.chips[p] * t.chip_value)}
-            for p in t.players
+            {"name": p, "chips": t.chips[p], "money": t.money(t.chips[p])} for p in t.players
         ],
         "pot": t.pot,
         "hands": t.hands,
@@ -138,10 +135,12 @@ def scoreboard(t: Scoreboard, footer: bool = True) -> None:
         grid.add_row(
             esc(player) + away,
             styled(chips),
-            styled(chips, money(chips, t.chip_value, "")),
+            styled(chips, money(chips, t.chip_value, currency, label=False)),
         )
     if t.pot or _has_pot(t.rules):
-        grid.add_row("[italic]pot[/]", str(t.pot), money(t.pot, t.chip_value, "", sign=False))
+        grid.add_row(
+            "[italic]pot[/]", str(t.pot), money(t.pot, t.chip_value, currency, False, False)
+        )
     console.print(grid)
     if t.next_dealer:
         console.print(f"Next to deal: [bold]{esc(t.next_dealer)}[/]")
@@ -315,7 +314,7 @@ def hands_json(history: History) -> list[dict[str, Any]]:
                         "from": x.payer,
                         "to": x.payee,
                         "chips": x.chips,
-                        "money": str(x.chips * t.chip_value),
+                        "money": t.money(x.chips),
                     }
                     for x in d.transfers
                 ],
@@ -398,7 +397,7 @@ def hand_list(history: History) -> None:
 
 
 def settlement_json(done: Settlement) -> dict[str, Any]:
-    plan, chip_value = done.payments, done.chip_value
+    plan, chip_value, shown = done.payments, done.chip_value, done.places
 
     def chips(amount: Decimal) -> int | None:
         # Chips mean something only when every session counted had the same chip value.
@@ -410,7 +409,7 @@ def settlement_json(done: Settlement) -> dict[str, Any]:
                 "from": p.payer,
                 "to": p.payee,
                 "chips": chips(Decimal(p.amount)),
-                "money": str(p.amount),
+                "money": money_text(Decimal(p.amount), shown),
             }
             for p in plan
         ]
@@ -420,6 +419,10 @@ def settlement_json(done: Settlement) -> dict[str, Any]:
 def settlement(done: Settlement) -> None:
     """Each party's net beside the payments that square it, so anyone can check the sums."""
     rows, net, plan, currency = done.sessions, done.net, done.payments, done.currency
+
+    def cash(amount: Decimal | int) -> str:
+        return money_text(Decimal(amount), done.places)
+
     names = ", ".join(esc(r.name) for r in rows)
     unit = f" {esc(currency)}" if currency else ""
     grid = RichTable(title=f"Settling {names}: {len(plan)} payment{'s' if len(plan) != 1 else ''}")
@@ -429,11 +432,10 @@ def settlement(done: Settlement) -> None:
     for party, amount in sorted(net.items(), key=lambda kv: (kv[1], kv[0])):
         if not amount:
             continue
-        pays = [f"pays {esc(p.payee)} {p.amount}" for p in plan if p.payer == party]
-        gets = [f"gets {p.amount} from {esc(p.payer)}" for p in plan if p.payee == party]
-        grid.add_row(
-            esc(party), styled(1 if amount > 0 else -1, f"{amount:+}"), ", ".join(pays + gets)
-        )
+        pays = [f"pays {esc(p.payee)} {cash(p.amount)}" for p in plan if p.payer == party]
+        gets = [f"gets {cash(p.amount)} from {esc(p.payer)}" for p in plan if p.payee == party]
+        shown_net = ("+" if amount > 0 else "") + cash(amount)
+        grid.add_row(esc(party), styled(1 if amount > 0 else -1, shown_net), ", ".join(pays + gets))
     console.print(grid)
     if not plan:
         console.print("Everyone is square.")

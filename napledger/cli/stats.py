@@ -46,14 +46,19 @@ def stats(
 
 def money_json(tally: "Tally", stats: "PlayerStats") -> str | dict[str, str]:
     """One decimal string when every session counted shares a currency; else one per currency."""
+    from napledger.money import money_text
+
     if len(tally.currencies) <= 1:
-        return str(sum(stats.money.values(), Decimal(0)))
-    return {currency: str(amount) for currency, amount in sorted(stats.money.items())}
+        shown = max(tally.places.values(), default=0)
+        return money_text(sum(stats.money.values(), Decimal(0)), shown)
+    return {c: money_text(m, tally.places[c]) for c, m in sorted(stats.money.items())}
 
 
 def stats_json(
     tally: "Tally", rows: "list[PlayerStats]", first: date | None, last: date | None
 ) -> dict[str, Any]:
+    from napledger.money import money_text
+
     def percent(value: Decimal | None) -> str | None:
         return None if value is None else str(value)
 
@@ -74,7 +79,9 @@ def stats_json(
                 "made_percent": percent(s.bids.made_percent),
                 "chips": s.chips if tally.chips_add_up else None,
                 "money": money_json(tally, s),
-                "money_by_currency": {c: str(m) for c, m in sorted(s.money.items())},
+                "money_by_currency": {
+                    c: money_text(m, tally.places[c]) for c, m in sorted(s.money.items())
+                },
                 "biggest_win": s.biggest_win,
                 "biggest_loss": s.biggest_loss,
                 "naps_made": s.naps_made,
@@ -94,8 +101,10 @@ def stats_json(
     }
 
 
-def signed_money(amount: Decimal) -> str:
-    return f"{amount:+}" if amount else f"{amount}"
+def signed_money(amount: Decimal, shown: int) -> str:
+    from napledger.money import money_text
+
+    return ("+" if amount > 0 else "") + money_text(amount, shown)
 
 
 def render_stats(tally: "Tally", rows: "list[PlayerStats]", filtered: bool) -> None:
@@ -114,7 +123,10 @@ def render_stats(tally: "Tally", rows: "list[PlayerStats]", filtered: bool) -> N
 
     def money(stats: "PlayerStats") -> str:
         return "\n".join(
-            styled(int(amount.compare(0)), f"{signed_money(amount)} {currency}".strip())
+            styled(
+                int(amount.compare(0)),
+                f"{signed_money(amount, tally.places[currency])} {currency}".strip(),
+            )
             for currency, amount in sorted(stats.money.items())
         )
 

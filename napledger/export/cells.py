@@ -12,6 +12,8 @@ from openpyxl.styles import Alignment, Font
 
 from napledger.export.style import MUTED
 
+from napledger.money import places
+
 if TYPE_CHECKING:  # a private module of openpyxl, needed only for annotations
     from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
@@ -40,7 +42,6 @@ _SYMBOLS = {
     "UAH": ("₴", False),
     "PLN": ("zł", False),
 }
-_MINOR_UNITS = {"JPY": 0, "KRW": 0}
 
 
 def xml_safe(value: str) -> str:
@@ -59,21 +60,14 @@ def clean_text(value: str) -> str:
 def money_format(currency: str, chip_value: Decimal) -> str:
     """A number format showing the currency, with enough places for one chip's value."""
     code = currency.strip().upper()
-    places = max(_MINOR_UNITS.get(code, 2), _places(chip_value))
-    number = "#,##0" + ("." + "0" * places if places else "")
+    shown = places(currency, chip_value)
+    number = "#,##0" + ("." + "0" * shown if shown else "")
     if code in _SYMBOLS:
         symbol, first = _SYMBOLS[code]
         return f'"{symbol}"{number}' if first else f'{number} "{symbol}"'
     # The currency is typed by a person: keep only what is safe inside a quoted literal.
     label = re.sub(r"[^\w ]", "", currency).strip()
     return f'{number} "{label}"' if label else number
-
-
-def _places(value: Decimal) -> int:
-    exponent = value.normalize().as_tuple().exponent
-    if not isinstance(exponent, int):  # NaN or infinity: nothing sensible to match
-        return 0
-    return min(max(0, -exponent), 10)
 
 
 def excel_datetime(value: datetime) -> datetime:

@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING
 from napledger.errors import NapError
 from napledger.history import deal_from_json, score_history
 from napledger.ledger import postings
+from napledger.money import places
 from napledger.options import DealOptions, make_deal
 from napledger.rules import Deal, Rules
 from napledger.store.book import Book, session_info, still_open
@@ -223,6 +224,7 @@ def settlement(book: Book, rows: Sequence[SessionRow]) -> Settlement:
         currency=currency,
         chip_value=chip_value,
         payments=tuple(settle(net)),
+        places=max(places(r.currency, Decimal(r.chip_value)) for r in rows),
     )
 
 

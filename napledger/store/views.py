@@ -9,6 +9,7 @@ from decimal import Decimal
 
 from napledger.history import ScoredDeal
 from napledger.ledger import Transfer
+from napledger.money import money_text, places
 from napledger.rules import Deal, Rules
 from napledger.seating import RosterChange
 from napledger.settle import Payment
@@ -48,6 +49,11 @@ class Scoreboard:
     @property
     def chip_value(self) -> Decimal:
         return self.session.chip_value
+
+    def money(self, chips: int) -> str:
+        """Chips as money, a decimal string with the currency's places."""
+        shown = places(self.session.currency, self.chip_value)
+        return money_text(chips * self.chip_value, shown)
 
 
 @dataclass(frozen=True)
@@ -109,6 +115,7 @@ class Settlement:
     currency: str
     chip_value: Decimal | None  # None when the sessions had different chip values
     payments: Sequence[Payment]
+    places: int = 2  # money is shown with this many places (napledger.money)
 
 
 @dataclass(frozen=True)

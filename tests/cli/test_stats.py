@@ -39,7 +39,7 @@ def test_lifetime_figures_over_two_sessions_and_currencies(nap):
     assert {k: a[k] for k in ("sessions", "deals", "bids", "made", "failed", "chips")} == {
         "sessions": 2, "deals": 9, "bids": 3, "made": 2, "failed": 1, "chips": None,
     }  # fmt: skip
-    assert a["money"] == a["money_by_currency"] == {"GBP": "0.00", "RUB": "175"}
+    assert a["money"] == a["money_by_currency"] == {"GBP": "0.00", "RUB": "175.00"}
     assert (a["biggest_win"], a["biggest_loss"]) == (40, -40)
     assert (a["naps_made"], a["treasure"]) == (2, 15)
     assert a["made_percent"] == "66.7"
@@ -57,7 +57,7 @@ def test_rich_tables_show_the_figures(nap):
     two_evenings(nap)
     out = nap("stats").stdout
     assert "Lifetime results" in out and "Bidding" in out and "by kind" in out
-    assert "+175 RUB" in out and "66.7%" in out
+    assert "+175.00 RUB" in out and "66.7%" in out
 
 
 def test_one_currency_gives_money_as_one_decimal(nap):
