@@ -158,3 +158,19 @@ def test_a_mistyped_pot_choice_names_the_choices(nap):
         "did you mean split?"
     )
     assert nap.fails("close --pot banana").endswith("not 'banana'")
+
+
+def test_every_json_document_writes_money_with_the_currency_places(nap):
+    nap("new x --players A,B,C --chip 0.1 --currency GBP")
+    nap("hand 3 --by A --made")  # A +6 chips = 0.60, B and C -3 = -0.30
+    table = nap.json("table --json")
+    assert [p["money"] for p in table["players"]] == ["0.60", "-0.30", "-0.30"]
+    hands = nap.json("hands --json")
+    assert {t["money"] for t in hands[0]["transfers"]} == {"0.30"}
+    settle = nap.json("settle --json")
+    assert sorted(t["money"] for t in settle["transfers"]) == ["0.30", "0.30"]
+    assert nap.json("stats --json")["players"][0]["money"] == "0.60"
+    assert "+0.60" in nap("table").stdout and "pays A 0.30" in nap("settle").stdout
+    nap("new y --players A,B,C --chip 5 --currency JPY")
+    nap("hand 3 --by A --made")
+    assert nap.json("table --json")["players"][0]["money"] == "30"
