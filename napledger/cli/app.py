@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
+from napledger.cli.complete import complete_bid, complete_player, complete_pot, complete_session
 from napledger.cli.errors import NapGroup
 from napledger.errors import NapError
 
@@ -28,19 +29,28 @@ app = typer.Typer(
     help="Score and money ledger for Napoleon (Nap) at a real table.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
-    add_completion=False,
-    rich_markup_mode=None,  # plain help: Typer's Rich help would double what `--help` costs
+    # Typer's own --install-completion; the completions come from cli/complete.py.
+    add_completion=True,
+    # Typer loads its Rich help only to print help: the commands between deals never pay.
+    rich_markup_mode="rich",
 )
 
 DbOpt = Annotated[
     str | None,
-    typer.Option("--db", envvar="NAPLEDGER_DB", help="SQLite file or database URL."),
+    typer.Option(
+        "--db", envvar="NAPLEDGER_DB", metavar="PATH|URL", help="SQLite file or database URL."
+    ),
 ]
 # A club's tables share one database, and so its "current session": each table names its own.
 SessionOpt = Annotated[
     str | None,
     typer.Option(
-        "--session", "-s", envvar="NAPLEDGER_SESSION", help="Session id or name (default: current)."
+        "--session",
+        "-s",
+        envvar="NAPLEDGER_SESSION",
+        metavar="S",
+        help="Session id or name (default: current).",
+        autocompletion=complete_session,
     ),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document.")]
@@ -124,7 +134,9 @@ def emit_json(data: Any) -> None:
 
 @app.command()
 def variants(
-    name: Annotated[str | None, typer.Argument(help="A preset or a .toml file.")] = None,
+    name: Annotated[
+        str | None, typer.Argument(metavar="[NAME]", help="A preset or a .toml file.")
+    ] = None,
 ) -> None:
     """List the presets, or show one variant's stake table and settings."""
     from napledger.rules import list_presets, load_preset, load_rules
@@ -161,27 +173,41 @@ def parse_chip(text: str) -> "Decimal":
 @app.command()
 def new(
     ctx: typer.Context,
-    name: Annotated[str, typer.Argument(help="A name for the session, e.g. friday-12-dec.")],
+    name: Annotated[
+        str, typer.Argument(metavar="NAME", help="A name for the session, e.g. friday-12-dec.")
+    ],
     players: Annotated[
-        str, typer.Option("--players", "-p", help="Seated players in clockwise order: A,B,C")
+        str,
+        typer.Option("--players", "-p", metavar="A,B,C", help="Seated players in clockwise order."),
     ],
     variant: Annotated[
-        str, typer.Option(help="classic, seven-card, russian, or FILE.toml")
+        str, typer.Option(metavar="NAME|FILE", help="classic, seven-card, russian, or FILE.toml")
     ] = "classic",
     rule: Annotated[
-        list[str] | None, typer.Option("--rule", "-r", help="KEY=VALUE; repeat.")
+        list[str] | None,
+        typer.Option("--rule", "-r", metavar="KEY=VALUE", help="A rule setting; repeat."),
     ] = None,
     chip: Annotated[
-        str | None, typer.Option(help="Money one chip is worth (default 1, or the carried pot's).")
+        str | None,
+        typer.Option(
+            metavar="AMOUNT", help="Money one chip is worth (default 1, or the carried pot's)."
+        ),
     ] = None,
     currency: Annotated[
-        str | None, typer.Option(help="Currency code shown with money, e.g. GBP.")
+        str | None, typer.Option(metavar="CODE", help="Currency code shown with money, e.g. GBP.")
     ] = None,
     dealer: Annotated[
-        str | None, typer.Option(help="Who deals first (default: the first player).")
+        str | None,
+        typer.Option(metavar="PLAYER", help="Who deals first (default: the first player)."),
     ] = None,
     carry_from: Annotated[
-        str | None, typer.Option("--carry-from", help="Open with the pot a closed session carried.")
+        str | None,
+        typer.Option(
+            "--carry-from",
+            metavar="S",
+            help="Open with the pot a closed session carried.",
+            autocompletion=complete_session,
+        ),
     ] = None,
 ) -> None:
     """Start a session and make it the current one."""
@@ -224,7 +250,11 @@ def sessions(ctx: typer.Context, as_json: JsonOpt = False) -> None:
 
 @app.command()
 def use(
-    ctx: typer.Context, session: Annotated[str, typer.Argument(help="Session id or name.")]
+    ctx: typer.Context,
+    session: Annotated[
+        str,
+        typer.Argument(metavar="S", help="Session id or name.", autocompletion=complete_session),
+    ],
 ) -> None:
     """Make a session the current one."""
     with book(ctx) as tx:
@@ -260,7 +290,12 @@ def hands(ctx: typer.Context, session: SessionOpt = None, as_json: JsonOpt = Fal
 
 # --- deals ----------------------------------------------------------------------
 
-ByOpt = Annotated[str | None, typer.Option("--by", "-b", help="The bidder.")]
+ByOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--by", "-b", metavar="PLAYER", help="The bidder.", autocompletion=complete_player
+    ),
+]
 
 
 def counted(text: str) -> int:
@@ -274,19 +309,51 @@ def counted(text: str) -> int:
 
 
 TricksOpt = Annotated[
-    int | None, typer.Option("--tricks", "-t", help="Tricks the bidder took.", parser=counted)
+    int | None,
+    typer.Option("--tricks", "-t", metavar="N", help="Tricks the bidder took.", parser=counted),
 ]
-DealNumberArg = Annotated[int, typer.Argument(help="Deal number.", parser=counted)]
+DealNumberArg = Annotated[int, typer.Argument(metavar="N", help="Deal number.", parser=counted)]
 MadeOpt = Annotated[bool, typer.Option("--made", help="The bid was made.")]
 FailedOpt = Annotated[bool, typer.Option("--failed", help="The bid failed.")]
-RevokeOpt = Annotated[str | None, typer.Option("--revoke", help="Who revoked (renonce).")]
-DealerOpt = Annotated[
-    str | None, typer.Option("--dealer", help="Who dealt (default: by rotation).")
+RevokeOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--revoke",
+        metavar="PLAYER",
+        help="Who revoked (renonce).",
+        autocompletion=complete_player,
+    ),
 ]
-PeepOpt = Annotated[list[str] | None, typer.Option("--peep", help="A player who peeped; repeat.")]
-BuyOpt = Annotated[list[str] | None, typer.Option("--buy", help="PLAYER=N cards bought; repeat.")]
+DealerOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--dealer",
+        metavar="PLAYER",
+        help="Who dealt (default: by rotation).",
+        autocompletion=complete_player,
+    ),
+]
+PeepOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--peep",
+        metavar="PLAYER",
+        help="A player who peeped; repeat.",
+        autocompletion=complete_player,
+    ),
+]
+BuyOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--buy",
+        metavar="PLAYER=N",
+        help="Cards a player bought; repeat.",
+        autocompletion=complete_player,
+    ),
+]
 NoteOpt = Annotated[
-    str | None, typer.Option("--note", help='A few words to remember (amend: "" clears).')
+    str | None,
+    typer.Option("--note", metavar="TEXT", help='A few words to remember (amend: "" clears).'),
 ]
 NoPeepsOpt = Annotated[bool, typer.Option("--no-peeps", help="Nobody peeped after all.")]
 NoBuysOpt = Annotated[bool, typer.Option("--no-buys", help="Nobody bought cards after all.")]
@@ -352,7 +419,12 @@ def deal_options(*names: str) -> Callable[[Callable[..., None]], Callable[..., N
 @deal_options("by", "tricks", "made", "failed", "revoke", "dealer", "peep", "buy", "note")
 def hand(
     ctx: typer.Context,
-    bid: Annotated[str, typer.Argument(help="The bid: nap, misere, 3, ...")],
+    bid: Annotated[
+        str,
+        typer.Argument(
+            metavar="BID", help="The bid: nap, misere, 3, ...", autocompletion=complete_bid
+        ),
+    ],
     options: "DealOptions",
     session: SessionOpt = None,
 ) -> None:
@@ -398,7 +470,10 @@ def amend(
     ctx: typer.Context,
     number: DealNumberArg,
     options: "DealOptions",
-    bid: Annotated[str | None, typer.Argument(help="A new bid, or `pass`.")] = None,
+    bid: Annotated[
+        str | None,
+        typer.Argument(metavar="[BID]", help="A new bid, or `pass`.", autocompletion=complete_bid),
+    ] = None,
     session: SessionOpt = None,
 ) -> None:
     """Correct deal N: what you give replaces what was recorded; the rest stays."""
@@ -412,9 +487,14 @@ def amend(
 @app.command()
 def join(
     ctx: typer.Context,
-    player: Annotated[str, typer.Argument(help="The player who sits down.")],
+    player: Annotated[str, typer.Argument(metavar="PLAYER", help="The player who sits down.")],
     after: Annotated[
-        str | None, typer.Option(help="Sit after this player (default: last seat).")
+        str | None,
+        typer.Option(
+            metavar="PLAYER",
+            help="Sit after this player (default: last seat).",
+            autocompletion=complete_player,
+        ),
     ] = None,
     session: SessionOpt = None,
 ) -> None:
@@ -430,7 +510,12 @@ def join(
 @app.command()
 def leave(
     ctx: typer.Context,
-    player: Annotated[str, typer.Argument(help="The player who stands up.")],
+    player: Annotated[
+        str,
+        typer.Argument(
+            metavar="PLAYER", help="The player who stands up.", autocompletion=complete_player
+        ),
+    ],
     session: SessionOpt = None,
 ) -> None:
     """A player leaves the table from the next deal; their score stays."""
@@ -443,7 +528,12 @@ def leave(
 def close(
     ctx: typer.Context,
     pot: Annotated[
-        str, typer.Option(help="split (default), carry, or a PLAYER who takes it.")
+        str,
+        typer.Option(
+            metavar="split|carry|PLAYER",
+            help="split (default), carry, or a player who takes it.",
+            autocompletion=complete_pot,
+        ),
     ] = "split",
     yes: Annotated[
         bool, typer.Option("--yes", "-y", help="Do not ask first (only a terminal asks).")

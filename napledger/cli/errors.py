@@ -34,6 +34,8 @@ class NapGroup(TyperGroup):
             fail(str(error), 1)
         except typer.TyperException as error:  # a usage error (exit 2) or another of Typer's
             message = error.format_message()
+            if not message.strip():  # a bare `napledger`: Typer's Rich help is already shown
+                sys.exit(error.exit_code)
             if error.exit_code == 2:  # a mistyped command line: perhaps a short-form deal
                 message = deal_hint(list(args) if args is not None else sys.argv[1:], message)
             fail(message, error.exit_code)

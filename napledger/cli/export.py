@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from napledger.cli.app import app, book, session_refs
+from napledger.cli.complete import complete_session
 from napledger.cli.dates import day_range
 from napledger.errors import NapError
 
@@ -25,15 +26,23 @@ def default_path(names: list[str]) -> Path:
 def export(
     ctx: typer.Context,
     sessions: Annotated[
-        list[str] | None, typer.Argument(help="Session ids or names (default: the current one).")
+        list[str] | None,
+        typer.Argument(
+            metavar="[S]...",
+            help="Session ids or names (default: the current one).",
+            autocompletion=complete_session,
+        ),
     ] = None,
     all_: Annotated[bool, typer.Option("--all", help="Every session.")] = False,
     since: Annotated[
-        str | None, typer.Option(help="Sessions started on or after DATE (YYYY-MM-DD).")
+        str | None,
+        typer.Option(metavar="DATE", help="Sessions started on or after DATE (YYYY-MM-DD)."),
     ] = None,
-    until: Annotated[str | None, typer.Option(help="Sessions started on or before DATE.")] = None,
+    until: Annotated[
+        str | None, typer.Option(metavar="DATE", help="Sessions started on or before DATE.")
+    ] = None,
     output: Annotated[
-        Path | None, typer.Option("--output", "-o", help="The .xlsx file to write.")
+        Path | None, typer.Option("--output", "-o", metavar="FILE", help="The .xlsx file to write.")
     ] = None,
     force: Annotated[
         bool, typer.Option("--force", help="Replace the file if it already exists.")

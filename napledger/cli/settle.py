@@ -5,6 +5,7 @@ from typing import Annotated
 import typer
 
 from napledger.cli.app import app, book, emit_json, session_refs
+from napledger.cli.complete import complete_session
 
 
 @app.command()
@@ -12,7 +13,13 @@ def settle(
     ctx: typer.Context,
     session: Annotated[
         list[str] | None,
-        typer.Option("--session", "-s", help="Session id or name; repeat for an evening."),
+        typer.Option(
+            "--session",
+            "-s",
+            metavar="S",
+            help="Session id or name; repeat for an evening.",
+            autocompletion=complete_session,
+        ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document.")] = False,
 ) -> None:

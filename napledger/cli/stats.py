@@ -17,13 +17,16 @@ if TYPE_CHECKING:
 def stats(
     ctx: typer.Context,
     player: Annotated[
-        list[str] | None, typer.Option("--player", "-p", help="Only this player; repeat.")
+        list[str] | None,
+        typer.Option("--player", "-p", metavar="PLAYER", help="Only this player; repeat."),
     ] = None,
     since: Annotated[
-        str | None, typer.Option(help="Sessions started on or after this date (YYYY-MM-DD).")
+        str | None,
+        typer.Option(metavar="DATE", help="Sessions started on or after this date (YYYY-MM-DD)."),
     ] = None,
     until: Annotated[
-        str | None, typer.Option(help="Sessions started on or before this date (YYYY-MM-DD).")
+        str | None,
+        typer.Option(metavar="DATE", help="Sessions started on or before this date (YYYY-MM-DD)."),
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:

@@ -1,0 +1,59 @@
+"""`--help` in Typer's Rich form, and the shell completion Typer installs."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(sys.executable).with_name("napledger")
+
+
+def test_help_gives_whole_descriptions_and_named_values(nap):
+    out = nap("--help").stdout
+    # Whole descriptions, not cut at 45 characters with "...".
+    assert "Take back a close made by mistake: it stays in the record, voided." in out
+    assert "(or a revoke)" in " ".join(out.split())
+    assert "--install-completion" in out and "--show-completion" in out
+    hand = nap("hand --help").stdout
+    for shown in ("PLAYER", "PLAYER=N", "BID", "TEXT"):
+        assert shown in hand
+    assert "<str>" not in hand.replace("BID      <str>", "")  # only the bid's own type column
+    assert "<list[str]>" not in hand and "{bid}" not in hand
+
+
+def test_a_bare_command_shows_the_help_without_an_error_line(nap):
+    result = nap("", ok=False)
+    assert result.exit_code == 2
+    assert "Commands" in result.stdout and "Error" not in result.output
+
+
+@pytest.mark.skipif(not SCRIPT.exists(), reason="the napledger script is not installed")
+def test_one_shot_commands_complete_players_bids_sessions_and_pot_choices(nap, db_path):
+    nap("new friday --players Ann,Ben,Cat")
+
+    def complete(line: str) -> list[str]:
+        words = line.split(" ")
+        run = subprocess.run(
+            [str(SCRIPT)],
+            env={
+                **os.environ,
+                "NAPLEDGER_DB": str(db_path),
+                "_NAPLEDGER_COMPLETE": "complete_bash",
+                "COMP_WORDS": line,
+                "COMP_CWORD": str(len(words) - 1),
+            },
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return run.stdout.split()
+
+    assert complete("napledger hand nap --by ") == ["Ann", "Ben", "Cat"]
+    assert complete("napledger hand nap --by b") == ["ben"]  # as typed, or the shell drops it
+    assert complete("napledger hand blu") == ["blucher", "bluecher"]  # what Tab keeps
+    assert "two" not in complete("napledger hand t")  # off in classic
+    assert complete("napledger close --pot ") == ["split", "carry", "Ann", "Ben", "Cat"]
+    assert complete("napledger use f") == ["friday"]
+    assert complete("napledger leave C") == ["Cat"]
