@@ -110,14 +110,14 @@ def test_the_scoreboard_title_stays_on_one_line(nap):
 
 
 def test_hands_shows_peeps_purchases_and_everyone_who_paid_and_keeps_names_with_amounts(nap):
-    nap("new sat --players Anastasia,Bartholomew,Cat,Dan,Eve,Fay --variant russian "
-        "--rule peep_fee=1 --rule purchase_fee=1")  # fmt: skip
+    nap("new sat --players Anastasia,Bartholomew,Cat,Dan,Eve,Fay --variant russian")
     nap("hand one --by Bartholomew --failed")  # Anastasia antes 1 and wins 1 back: net 0
-    nap("hand 3 --by Anastasia --made --peep Cat --buy Dan=2 --note 'a long note to squeeze'")
-    nap("hand napoleon --by Eve --failed --peep Fay --peep Bartholomew --buy Anastasia=3")
+    assert "Anastasia 0" in nap("hands").stdout
+    nap("new fri --players Anastasia,Bartholomew,Cat,Dan,Eve,Fay,Gus")  # fees: 1 a peep, a card
+    nap("hand 3 --by Bartholomew --made --peep Cat --buy Dan=2 --note 'a long note to squeeze'")
+    nap("hand nap --by Eve --failed --peep Fay --peep Gus --buy Anastasia=3")
     out = nap("hands").stdout
     assert "made; Cat peeped; Dan bought 2" in out
-    assert "Anastasia 0" in out
     for line in out.splitlines():
         cells = line.split("│")
         if len(cells) == 8:  # a deal's row, or the rest of its payments
