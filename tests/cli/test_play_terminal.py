@@ -11,12 +11,11 @@ TIMEOUT = 60  # seconds: a loaded machine starts Python slowly; a pass takes wel
 
 
 @pytest.fixture
-def term(nap, db_path):
+def term(nap):
     """A `napledger play` at Ann, Ben, Cat, Dan, Eve's table, waiting at its first prompt."""
     nap("new fri --players Ann,Ben,Cat,Dan,Eve")
     env = {
-        **os.environ,
-        "NAPLEDGER_DB": str(db_path),
+        **os.environ,  # NAPLEDGER_DB: the test's own database, SQLite or PostgreSQL
         "TERM": "xterm",
         "INPUTRC": os.devnull,  # the user's readline settings stay out of the test
         "COLUMNS": "120",
