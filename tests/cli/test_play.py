@@ -152,3 +152,12 @@ def test_play_on_a_named_database_keeps_to_it_whatever_the_environment_says(nap,
     nap(f"--db {other} play", input="hand 3 --by A --made\n")
     assert nap.json(f"--db {other} table --json")["hands"] == 1
     assert nap.json("table --json")["hands"] == 0
+
+
+def test_a_replayed_close_does_not_wait_for_an_answer_and_reopen_takes_it_back(nap):
+    start(nap)
+    result = nap("play", input="nap ann 5\nclose\nreopen\n3 ben made\nclose --pot carry\n")
+    assert result.stderr == "" and "[y/N]" not in result.stdout
+    assert "Session fri reopened" in result.stdout
+    assert nap.json("table --json")["hands"] == 2
+    assert nap.json("table --json")["session"]["closed"]
