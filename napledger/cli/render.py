@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from napledger.store.views import (
         Closed,
         ClosePlan,
+        CloseRecord,
         DealResult,
         History,
         Scoreboard,
@@ -342,7 +343,8 @@ def roster_line(change: RosterChange) -> str:
 
 
 def hand_list(history: History) -> None:
-    """Every deal, with each join and leave shown before the deal it took effect for."""
+    """Every deal, with each join and leave shown before the deal it took effect for, and
+    each close where it was made (one taken back by `reopen` greyed)."""
     from rich.columns import Columns
     from rich.text import Text
 
@@ -351,7 +353,21 @@ def hand_list(history: History) -> None:
     for column in ("#", "dealer", "bid", "outcome", "payments", "pot"):
         grid.add_column(column)
     changes = [c for c in history.roster if c.kind != "seat"]
+    pending = list(history.closes)
+
+    def close_row(close: CloseRecord) -> None:
+        where = {"split": "split", "carry": "carried"}.get(close.pot_to, f"to {close.pot_to}")
+        text = f"closed, the pot ({close.pot}) {esc(where)}"
+        paid = "   ".join(payment_parts(close.shares, t.players))
+        if close.live:
+            grid.add_row("", "", "", text, paid, str(close.pot + close.shares.get(POT, 0)))
+        else:
+            grid.add_row("", "", "", f"[dim]{text}; reopened[/]", f"[dim]{paid}[/]", "")
+
     for d in history.deals:
+        stamp = d.recorded_at
+        while pending and d.revision == 1 and stamp and pending[0].closed_at < stamp:
+            close_row(pending.pop(0))
         while changes and changes[0].from_deal <= d.number:
             grid.add_row("", "", "", roster_line(changes.pop(0)), "", "")
         deal = _read(d)
@@ -390,6 +406,8 @@ def hand_list(history: History) -> None:
             )
     for change in changes:  # in force from the next deal
         grid.add_row("", "", "", roster_line(change), "", "")
+    for close in pending:
+        close_row(close)
     console.print(grid)
 
 

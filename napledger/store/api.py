@@ -246,13 +246,15 @@ class SessionAPI:
         return self.book.table(self.row)
 
     def history(self, with_roster: bool = True) -> History:
-        """Every revision of every deal, scored; and (unless not wanted) who sat when."""
+        """Every revision of every deal, scored; and (unless not wanted) who sat when and
+        every close."""
         return History(
             scoreboard=self.scoreboard(),
             deals=score_history(
                 self.book.rules(self.row), self.book.records(self.row), self.row.opening_pot
             ),
             roster=self.book.roster(self.row) if with_roster else (),
+            closes=self.book.closes(self.row) if with_roster else (),
         )
 
     def view(self) -> TableView:

@@ -37,7 +37,7 @@ from napledger.store.models import (
     SessionRow,
     now,
 )
-from napledger.store.views import ClosePlan, Scoreboard, SessionInfo
+from napledger.store.views import ClosePlan, CloseRecord, Scoreboard, SessionInfo
 
 __all__ = ["Book", "cached_rules", "deal_from_json", "deal_to_json", "whole_number"]
 
@@ -532,6 +532,16 @@ class Book:
             )
         )
         return plan
+
+    def closes(self, row: SessionRow) -> list[CloseRecord]:
+        """Every close of the session, those taken back by `reopen` included, oldest first."""
+        query = select(C.pot_to, C.pot, C.shares_json, C.status, C.closed_at).where(
+            C.session_id == row.id
+        )
+        return [
+            CloseRecord(pot_to, pot, json.loads(shares), status == "live", closed_at)
+            for pot_to, pot, shares, status, closed_at in self.db.execute(query.order_by(C.id))
+        ]
 
     def live_closes(self, row: SessionRow) -> list[str]:
         """Where the pot went at each close not taken back: one at most."""

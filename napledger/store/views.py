@@ -57,12 +57,24 @@ class Scoreboard:
 
 
 @dataclass(frozen=True)
+class CloseRecord:
+    """One close of a session; one taken back by `reopen` is kept, no longer live."""
+
+    pot_to: str  # split, carry or a player
+    pot: int  # chips in the pot at the close
+    shares: Mapping[str, int]  # each account's net chips at the close, the pot's included
+    live: bool
+    closed_at: datetime
+
+
+@dataclass(frozen=True)
 class History:
-    """Every revision of every deal, scored, and the changes to who sits."""
+    """Every revision of every deal, scored, the changes to who sits, and the closes."""
 
     scoreboard: Scoreboard
     deals: Sequence[ScoredDeal]
     roster: Sequence[RosterChange]
+    closes: Sequence[CloseRecord] = ()
 
 
 @dataclass(frozen=True)
