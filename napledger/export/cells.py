@@ -11,7 +11,6 @@ from openpyxl.cell import WriteOnlyCell
 from openpyxl.styles import Alignment, Font
 
 from napledger.export.style import MUTED
-
 from napledger.money import places
 
 if TYPE_CHECKING:  # a private module of openpyxl, needed only for annotations
