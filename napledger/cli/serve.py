@@ -1,0 +1,28 @@
+"""`napledger serve`: the table's screen. The web stack is imported only when it runs."""
+
+from typing import Annotated
+
+import typer
+
+from napledger.cli.app import SessionOpt, app
+
+
+@app.command()
+def serve(
+    ctx: typer.Context,
+    session: SessionOpt = None,
+    lan: Annotated[
+        bool, typer.Option("--lan", help="Listen on the local network, not only this machine.")
+    ] = False,
+    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="TCP port.")] = 8421,
+    key: Annotated[
+        str | None,
+        typer.Option(
+            "--key", envvar="NAPLEDGER_KEY", help="The scorekeeper's secret (default: random)."
+        ),
+    ] = None,
+) -> None:
+    """Serve the scoreboard to every phone at the table, and deal entry to the scorekeeper."""
+    from napledger.web.serve import serve as run
+
+    run(ctx.find_root().obj, session, lan, port, key)

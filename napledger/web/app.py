@@ -1,0 +1,302 @@
+"""The FastAPI app: the viewers' pages, the scorekeeper's page, and their live updates.
+
+Every route turns a request into one call of `napledger.web.calls` and renders what
+comes back; the ledger's rules and messages are the CLI's own.
+"""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import replace
+from importlib.resources import files
+from typing import Annotated, Any
+from urllib.parse import urlencode, urlsplit
+
+from fastapi import FastAPI, Form, Header, Query, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.sse import EventSourceResponse, ServerSentEvent
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+from jinja2 import Environment, FileSystemLoader
+from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from napledger.errors import NapError
+from napledger.web import calls
+from napledger.web.chart import running_chart
+from napledger.web.live import Hub, Watch
+
+HERE = files("napledger.web")
+# Scripts and styles only from this server, as files: an injected <script> or inline
+# handler cannot run, and the page loads nothing from the internet.
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+)
+HEADERS = [
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),  # the scorekeeper's link holds the secret
+    (b"x-frame-options", b"DENY"),
+]
+ACTIONS = ("hand", "pass", "undo", "amend", "join", "leave")
+
+
+class SecurityHeaders:
+    """Adds the headers above to every response, streams included (plain ASGI)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *HEADERS]
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+def create_app(db: str | None, key: str) -> FastAPI:
+    """The server over database `db`; `key` is the scorekeeper's secret."""
+    env = Environment(
+        loader=FileSystemLoader(str(HERE / "templates")),
+        autoescape=True,  # every name a player typed is text, never markup
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    templates = Jinja2Templates(env=env)
+
+    def render_board(session: int) -> str:
+        board = calls.board(db, str(session))
+        return env.get_template("board.html").render(board=board, chart=running_chart(board.series))
+
+    hub = Hub(
+        lambda session: Watch(lambda: calls.last_change(db, session), lambda: render_board(session))
+    )
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        from napledger.store import keep_engines
+
+        # One engine for the server's life, not a new connection for every request.
+        with keep_engines():
+            yield
+            await hub.close()
+
+    app = FastAPI(lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
+    app.add_middleware(SecurityHeaders)
+    app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+
+    def page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+        response = templates.TemplateResponse(request, name, context, status_code=status)
+        if context.get("key"):
+            response.headers["cache-control"] = "no-store"
+        return response
+
+    def is_keeper(given: str | None) -> bool:
+        return given is not None and hmac.compare_digest(given.encode(), key.encode())
+
+    def refuse_cross_site(request: Request) -> None:
+        """A write must come from this server's own page: no other site can post one."""
+        site = request.headers.get("sec-fetch-site")
+        if site is not None and site not in ("same-origin", "none"):
+            raise HTTPException(403, "cross-site requests cannot change the ledger")
+        origin = request.headers.get("origin")
+        if origin is not None and urlsplit(origin).netloc != request.headers.get("host"):
+            raise HTTPException(403, "cross-site requests cannot change the ledger")
+
+    @app.exception_handler(NapError)
+    async def not_found(request: Request, error: NapError) -> Response:
+        return page(request, "message.html", 404, title="Not found", message=str(error))
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, error: HTTPException) -> Response:
+        titles = {403: "Not allowed", 404: "Not found", 405: "Not allowed"}
+        return page(
+            request,
+            "message.html",
+            error.status_code,
+            title=titles.get(error.status_code, "Cannot do that"),
+            message=str(error.detail),
+        )
+
+    @app.exception_handler(Exception)
+    async def server_error(request: Request, error: Exception) -> Response:
+        # A bug: the browser learns only that it happened, never a traceback.
+        return HTMLResponse(
+            "<!doctype html><title>Error</title><p>Something went wrong on the server; "
+            "nothing was changed. Reload to try again.</p>",
+            status_code=500,
+        )
+
+    @app.get("/", response_class=HTMLResponse)
+    def index(request: Request) -> Response:
+        try:
+            sessions = calls.sessions(db)
+        except NapError as error:
+            return page(request, "message.html", title="No sessions yet", message=str(error))
+        return page(request, "index.html", sessions=sessions)
+
+    @app.get("/s/{session}", response_class=HTMLResponse)
+    def viewer(request: Request, session: int) -> Response:
+        return show(request, session)
+
+    @app.get("/s/{session}/keep", response_class=HTMLResponse)
+    def keeper(
+        request: Request,
+        session: int,
+        key: Annotated[str | None, Query()] = None,
+        said: Annotated[str | None, Query(max_length=300)] = None,
+    ) -> Response:
+        if not is_keeper(key):
+            raise HTTPException(
+                403, "this link cannot change the ledger; ask for the scorekeeper's link"
+            )
+        return show(request, session, key=key, said=said)
+
+    def show(
+        request: Request,
+        session: int,
+        status: int = 200,
+        key: str | None = None,
+        said: str | None = None,
+        error: str | None = None,
+    ) -> Response:
+        board = calls.board(db, str(session))
+        return page(
+            request,
+            "session.html",
+            status,
+            board=board,
+            chart=running_chart(board.series),
+            key=key,
+            said=said,
+            error=error,
+        )
+
+    @app.get("/s/{session}/events", response_class=EventSourceResponse)
+    async def events(
+        session: int,
+        since: Annotated[int | None, Query()] = None,
+        last_event_id: Annotated[str | None, Header()] = None,
+    ) -> AsyncIterator[ServerSentEvent]:
+        """The board after every change, and which deals arrived since the last event.
+
+        Each viewer counts from the deal its page showed (or the browser's Last-Event-ID
+        after a reconnect), so every deal is announced to it once, none lost or doubled.
+        """
+        seen = int(last_event_id) if last_event_id and last_event_id.isdigit() else since
+        await _resolve(session)
+        async with hub.watching(session) as watch:
+            while True:
+                waiting = watch.changed
+                snapshot = watch.snapshot
+                assert snapshot is not None
+                newest = snapshot.fingerprint[0]
+                if seen is None:
+                    seen = newest
+                    arrived: list[tuple[int, str]] = []
+                else:
+                    arrived = await _arrivals(session, seen)
+                    seen = max([seen, *(deal_id for deal_id, _ in arrived)])
+                yield ServerSentEvent(
+                    data={"deals": [label for _, label in arrived], "html": snapshot.html},
+                    id=str(seen),
+                )
+                await waiting.wait()
+
+    async def _resolve(session: int) -> None:
+        from anyio import to_thread
+
+        await to_thread.run_sync(calls.session_id, db, str(session))
+
+    async def _arrivals(session: int, seen: int) -> list[tuple[int, str]]:
+        from anyio import to_thread
+
+        return await to_thread.run_sync(calls.new_deals, db, session, seen)
+
+    @app.post("/s/{session}/{action}", response_class=HTMLResponse)
+    def write(
+        request: Request,
+        session: int,
+        action: str,
+        key: Annotated[str, Form(max_length=200)] = "",
+        bid: Annotated[str | None, Form(max_length=100)] = None,
+        by: Annotated[str | None, Form(max_length=200)] = None,
+        result: Annotated[str | None, Form(max_length=20)] = None,
+        tricks: Annotated[str | None, Form(max_length=20)] = None,
+        revoke: Annotated[str | None, Form(max_length=200)] = None,
+        peep: Annotated[list[str] | None, Form(max_length=200)] = None,
+        buyer: Annotated[list[str] | None, Form(max_length=200)] = None,
+        buy: Annotated[list[str] | None, Form(max_length=20)] = None,
+        note: Annotated[str | None, Form(max_length=300)] = None,
+        player: Annotated[str | None, Form(max_length=200)] = None,
+        after: Annotated[str | None, Form(max_length=200)] = None,
+    ) -> Response:
+        refuse_cross_site(request)
+        if not is_keeper(key):
+            raise HTTPException(403, "only the scorekeeper's link can change the ledger")
+        if action not in ACTIONS:
+            raise HTTPException(404, f"no such action: {action}")
+        form = calls.DealForm(
+            bid=blank(bid),
+            by=blank(by),
+            made=result == "made",
+            failed=result == "failed",
+            revoke=blank(revoke),
+            peep=tuple(peep or ()),
+            buy=tuple(
+                f"{who}={count.strip()}"
+                for who, count in zip(buyer or (), buy or (), strict=False)
+                if count.strip() not in ("", "0")
+            ),
+            note=blank(note),
+        )
+        try:
+            if tricks is not None and tricks.strip():
+                form = replace(form, tricks=whole(tricks))
+            said = do(action, session, form, blank(player), blank(after))
+        except NapError as error:
+            return show(request, session, 400, key=key, error=" ".join(str(error).split()))
+        target = f"/s/{session}/keep?" + urlencode({"key": key, "said": said})
+        return RedirectResponse(target, status_code=303)
+
+    def do(
+        action: str, session: int, form: calls.DealForm, player: str | None, after: str | None
+    ) -> str:
+        if action == "hand":
+            if form.bid is None:
+                raise NapError("choose a bid (or tap Pass for a passed-out deal)")
+            return calls.record(db, session, form)
+        if action == "pass":
+            return calls.pass_deal(db, session, form)
+        if action == "undo":
+            return calls.undo(db, session)
+        if action == "amend":
+            return calls.amend_last(db, session, form)
+        if player is None:
+            raise NapError(f"say who {'joins' if action == 'join' else 'leaves'}")
+        if action == "join":
+            return calls.join(db, session, player, after)
+        return calls.leave(db, session, player)
+
+    return app
+
+
+def blank(value: str | None) -> str | None:
+    """An empty field is a field not given, as an option not typed."""
+    return value if value is not None and value.strip() else None
+
+
+def whole(text: str) -> int:
+    text = text.strip()
+    if not (text.isascii() and text.isdigit()):
+        raise NapError(f"--tricks wants a whole number, not {text!r}")
+    return int(text)

@@ -1,0 +1,91 @@
+"""Live pages: one watcher per watched session polls a cheap fingerprint and wakes viewers.
+
+Polling the database (not a notification from our own writes) is what lets a deal typed
+in a terminal, in `play` or at another table of the club's database appear on the page.
+One watcher serves every open page of its session, so thirty phones cost one query each
+quarter second, not thirty.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from anyio import to_thread
+
+POLL_SECONDS = 0.25
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    fingerprint: tuple[Any, ...]
+    html: str  # the board as the page shows it
+
+
+class Watch:
+    def __init__(
+        self,
+        fingerprint: Callable[[], tuple[Any, ...]],
+        render: Callable[[], str],
+        interval: float = POLL_SECONDS,
+    ) -> None:
+        self.fingerprint = fingerprint
+        self.render = render
+        self.interval = interval
+        self.snapshot: Snapshot | None = None
+        self.changed = asyncio.Event()
+        self.listeners = 0
+        self.task: asyncio.Task[None] | None = None
+
+    async def refresh(self) -> None:
+        mark = await to_thread.run_sync(self.fingerprint)
+        if self.snapshot is None or mark != self.snapshot.fingerprint:
+            html = await to_thread.run_sync(self.render)
+            self.snapshot = Snapshot(mark, html)
+            # Wake everyone waiting on this change; later waiters wait for the next one.
+            woken, self.changed = self.changed, asyncio.Event()
+            woken.set()
+
+    async def run(self) -> None:
+        while True:
+            await asyncio.sleep(self.interval)
+            try:
+                await self.refresh()
+            except Exception:  # a busy or vanished database: keep the pages, try again
+                await asyncio.sleep(self.interval)
+
+
+class Hub:
+    """The watchers of the sessions someone is looking at, started and stopped on demand."""
+
+    def __init__(self, make: Callable[[int], Watch]) -> None:
+        self.make = make
+        self.watches: dict[int, Watch] = {}
+
+    @contextlib.asynccontextmanager
+    async def watching(self, session: int) -> AsyncIterator[Watch]:
+        watch = self.watches.get(session)
+        if watch is None:
+            watch = self.watches[session] = self.make(session)
+        watch.listeners += 1
+        try:
+            if watch.snapshot is None:
+                await watch.refresh()
+            if watch.task is None:
+                watch.task = asyncio.create_task(watch.run())
+            yield watch
+        finally:
+            watch.listeners -= 1
+            if watch.listeners == 0:
+                self.watches.pop(session, None)
+                if watch.task is not None:
+                    watch.task.cancel()
+
+    async def close(self) -> None:
+        for watch in list(self.watches.values()):
+            if watch.task is not None:
+                watch.task.cancel()
+        self.watches.clear()

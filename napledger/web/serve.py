@@ -1,0 +1,85 @@
+"""Starting the server: the socket, the two links, the QR code, and a clean Ctrl-C."""
+
+from __future__ import annotations
+
+import secrets
+import socket
+import sys
+from urllib.parse import quote
+
+from napledger.errors import NapError
+
+DEFAULT_PORT = 8421
+
+
+def lan_address() -> str:
+    """This machine's address on the local network (no packet is sent to find it)."""
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("10.255.255.255", 1))
+        return str(probe.getsockname()[0])
+    except OSError:
+        return socket.gethostbyname(socket.gethostname())
+    finally:
+        probe.close()
+
+
+def listen(host: str, port: int) -> socket.socket:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as error:
+        sock.close()
+        raise NapError(f"cannot listen on {host}:{port}: {error.strerror}") from None
+    sock.listen(128)
+    return sock
+
+
+def links(base: str, session: int | None, key: str) -> tuple[str, str]:
+    """The viewers' link and the scorekeeper's link (which carries the secret)."""
+    if session is None:
+        return f"{base}/", f"{base}/"
+    return f"{base}/s/{session}", f"{base}/s/{session}/keep?key={quote(key, safe='')}"
+
+
+def serve(db: str | None, session: str | None, lan: bool, port: int, key: str | None) -> None:
+    import uvicorn
+
+    from napledger.web import calls
+    from napledger.web.app import create_app
+
+    key = key or secrets.token_urlsafe(16)
+    if len(key) < 8:
+        raise NapError("--key must be at least 8 characters: it is all that guards the ledger")
+    try:
+        sid: int | None = calls.session_id(db, session)
+    except NapError:
+        if session is not None:
+            raise
+        sid = None  # no session yet: the links open the list of sessions
+    host = "0.0.0.0" if lan else "127.0.0.1"
+    sock = listen(host, port)
+    shown = lan_address() if lan else "127.0.0.1"
+    viewers, keeper = links(f"http://{shown}:{sock.getsockname()[1]}", sid, key)
+    print(f"Viewers (read-only):  {viewers}")
+    print(f"Scorekeeper (secret): {keeper}")
+    if lan:
+        import segno
+
+        print("Scan for the viewers' page:")
+        segno.make(viewers, error="m").terminal(compact=True)
+    print("Ctrl-C stops the server.", flush=True)
+    config = uvicorn.Config(
+        create_app(db, key),
+        log_level="warning",
+        access_log=False,  # the scorekeeper's link would be written to the log
+        timeout_graceful_shutdown=1,  # open live pages must not hold up Ctrl-C
+    )
+    try:
+        uvicorn.Server(config).run(sockets=[sock])
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sock.close()
+    print("Server stopped.", file=sys.stderr)
