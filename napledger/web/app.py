@@ -1,10 +1,9 @@
 """The FastAPI app: the viewers' pages, the scorekeeper's page, and their live updates.
 
 Every route turns a request into one call of `napledger.web.calls` and renders what
-comes back; the ledger's rules and messages are the CLI's own.
+comes back; the ledger's rules and messages are the CLI's own. (No postponed annotations:
+FastAPI reads the route signatures, whose dependencies are local functions.)
 """
-
-from __future__ import annotations
 
 import hmac
 from collections.abc import AsyncIterator
@@ -14,7 +13,8 @@ from importlib.resources import files
 from typing import Annotated, Any
 from urllib.parse import urlencode, urlsplit
 
-from fastapi import FastAPI, Form, Header, Query, Request
+from fastapi import Depends, FastAPI, Form, Header, Query, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.sse import EventSourceResponse, ServerSentEvent
 from fastapi.staticfiles import StaticFiles
@@ -127,6 +127,17 @@ def create_app(db: str | None, key: str) -> FastAPI:
             message=str(error.detail),
         )
 
+    @app.exception_handler(RequestValidationError)
+    async def unreadable(request: Request, error: RequestValidationError) -> Response:
+        # A hand-made address or form (a session that is not a number, a huge field).
+        return page(
+            request,
+            "message.html",
+            400,
+            title="Cannot do that",
+            message="that request makes no sense here",
+        )
+
     @app.exception_handler(Exception)
     async def server_error(request: Request, error: Exception) -> Response:
         # A bug: the browser learns only that it happened, never a traceback.
@@ -181,9 +192,16 @@ def create_app(db: str | None, key: str) -> FastAPI:
             error=error,
         )
 
+    async def existing(session: int) -> int:
+        """A session that exists, checked before a stream starts (then it is too late to 404)."""
+        from anyio import to_thread
+
+        await to_thread.run_sync(calls.session_id, db, str(session))
+        return session
+
     @app.get("/s/{session}/events", response_class=EventSourceResponse)
     async def events(
-        session: int,
+        session: Annotated[int, Depends(existing)],
         since: Annotated[int | None, Query()] = None,
         last_event_id: Annotated[str | None, Header()] = None,
     ) -> AsyncIterator[ServerSentEvent]:
@@ -193,7 +211,6 @@ def create_app(db: str | None, key: str) -> FastAPI:
         after a reconnect), so every deal is announced to it once, none lost or doubled.
         """
         seen = int(last_event_id) if last_event_id and last_event_id.isdigit() else since
-        await _resolve(session)
         async with hub.watching(session) as watch:
             while True:
                 waiting = watch.changed
@@ -211,11 +228,6 @@ def create_app(db: str | None, key: str) -> FastAPI:
                     id=str(seen),
                 )
                 await waiting.wait()
-
-    async def _resolve(session: int) -> None:
-        from anyio import to_thread
-
-        await to_thread.run_sync(calls.session_id, db, str(session))
 
     async def _arrivals(session: int, seen: int) -> list[tuple[int, str]]:
         from anyio import to_thread

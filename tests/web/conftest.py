@@ -1,0 +1,62 @@
+"""A test client over the web app, and a real server on 127.0.0.1 for streams and browsers."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import pytest
+import uvicorn
+from fastapi.testclient import TestClient
+
+from napledger.web.app import create_app
+
+KEY = "test-secret-key"
+HOSTILE = "<img src=x onerror=alert(1)>"
+
+
+@pytest.fixture
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app(None, KEY), raise_server_exceptions=False) as c:
+        yield c
+
+
+@dataclass
+class Server:
+    url: str
+    key: str = KEY
+
+    def keeper(self, session: int) -> str:
+        return f"{self.url}/s/{session}/keep?key={self.key}"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture
+def live_server() -> Iterator[Server]:
+    """uvicorn serving the app in a thread, on a free port of 127.0.0.1 only."""
+    port = free_port()
+    config = uvicorn.Config(
+        create_app(None, KEY),
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        timeout_graceful_shutdown=1,
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.02)
+    yield Server(f"http://127.0.0.1:{port}")
+    server.should_exit = True
+    thread.join(10)

@@ -1,0 +1,287 @@
+"""Every route, refusal and status code of the web app, through FastAPI's test client."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from fastapi.testclient import TestClient
+
+from napledger.web import calls
+from tests.web.conftest import HOSTILE, KEY
+
+
+@pytest.fixture
+def evening(nap):
+    nap("new fri --players Ann,Ben,Cat,Dan --chip 0.05 --currency GBP")
+    nap("hand nap --by Ann --tricks 5")
+    nap("hand 3 --by Ben --failed")
+    return 1
+
+
+def post(client: TestClient, path: str, **data):
+    return client.post(path, data={"key": KEY, **data}, follow_redirects=False)
+
+
+def error_line(html: str) -> str:
+    found = re.search(r'<p class="error"[^>]*>(.*?)</p>', html, re.S)
+    assert found, html
+    import html as h
+
+    return h.unescape(found.group(1))
+
+
+# --- reading ------------------------------------------------------------------------
+
+
+def test_the_list_of_sessions_links_to_each(client, nap, evening):
+    nap("new sat --players A,B,C")
+    page = client.get("/")
+    assert page.status_code == 200
+    assert 'href="/s/1"' in page.text and ">fri</a>" in page.text
+    assert 'href="/s/2"' in page.text and "current" in page.text
+
+
+def test_no_database_yet_is_a_page_not_an_error(client):
+    page = client.get("/")
+    assert page.status_code == 200
+    assert "No sessions yet" in page.text
+
+
+def test_the_viewers_page_shows_the_scoreboard_with_signs_pot_dealer_and_deals(
+    client, nap, evening
+):
+    page = client.get("/s/1")
+    assert page.status_code == 200
+    rows = re.findall(r'data-player="([^"]+)" data-chips="(-?\d+)"', page.text)
+    assert {name: int(chips) for name, chips in rows} == nap.chips()
+    assert "+1.65 GBP" in page.text and "-0.95 GBP" in page.text  # signs, not only colour
+    assert 'id="pot" data-chips="0"' in page.text
+    assert '<b id="next-dealer">Cat</b>' in page.text
+    assert 'data-deal="2"' in page.text and "Ben bid three: failed" in page.text
+    assert "Ben -9" in page.text  # what each paid
+    assert "<polyline" in page.text  # the running balance chart
+    assert "If we stopped now" in page.text and "pays <b>Ann</b>" in page.text
+    assert "<form" not in page.text  # viewers get no way to write
+
+
+def test_every_page_sends_a_content_security_policy_and_loads_nothing_from_elsewhere(
+    client, evening
+):
+    for path in ("/", "/s/1", f"/s/1/keep?key={KEY}", "/s/99"):
+        page = client.get(path)
+        policy = page.headers["content-security-policy"]
+        assert "script-src 'self'" in policy and "default-src 'none'" in policy
+        assert page.headers["x-content-type-options"] == "nosniff"
+        assert page.headers["referrer-policy"] == "no-referrer"
+        assert "http://" not in page.text and "https://" not in page.text
+        assert "<script>" not in page.text and " on" + "click" not in page.text
+
+
+def test_static_files_are_served_from_the_package(client):
+    assert client.get("/static/nap.js").status_code == 200
+    css = client.get("/static/nap.css")
+    assert css.status_code == 200 and "text/css" in css.headers["content-type"]
+
+
+def test_an_unknown_or_malformed_session_is_a_clean_404_or_400(client, evening):
+    missing = client.get("/s/99")
+    assert missing.status_code == 404 and "no session &#39;99&#39;" in missing.text
+    assert client.get("/s/friday").status_code == 400
+    assert client.get("/nowhere").status_code == 404
+
+
+def test_a_hostile_name_is_shown_as_text(client, nap):
+    nap(f"new fri --players Ann,Ben,'{HOSTILE}'")
+    nap(f"hand nap --by '{HOSTILE}' --made")
+    for path in ("/s/1", f"/s/1/keep?key={KEY}"):
+        page = client.get(path).text
+        assert HOSTILE not in page
+        assert "&lt;img src=x onerror=alert(1)&gt;" in page
+
+
+def test_a_bug_shows_a_plain_500_without_a_traceback(client, evening, monkeypatch):
+    def broken(*args, **kwargs):
+        raise RuntimeError("secret internals at /home/x")
+
+    monkeypatch.setattr(calls, "board", broken)
+    page = client.get("/s/1")
+    assert page.status_code == 500
+    assert "Traceback" not in page.text and "secret internals" not in page.text
+    assert "Something went wrong" in page.text
+
+
+# --- who may write --------------------------------------------------------------------
+
+
+def test_the_scorekeepers_page_needs_the_secret(client, evening):
+    assert client.get("/s/1/keep").status_code == 403
+    assert client.get("/s/1/keep?key=wrong").status_code == 403
+    page = client.get(f"/s/1/keep?key={KEY}")
+    assert page.status_code == 200
+    assert '<form method="post" action="/s/1/hand"' in page.text
+    assert page.headers["cache-control"] == "no-store"
+
+
+@pytest.mark.parametrize("action", ["hand", "pass", "undo", "amend", "join", "leave"])
+def test_every_write_without_the_secret_is_403_and_changes_nothing(client, nap, evening, action):
+    before = nap.json("hands --json"), nap.json("table --json")
+    form = {"bid": "nap", "by": "Cat", "result": "made", "player": "Eve"}
+    for key in (None, "", "wrong", KEY + "x"):
+        data = dict(form) if key is None else {**form, "key": key}
+        answer = client.post(f"/s/1/{action}", data=data, follow_redirects=False)
+        assert answer.status_code == 403, (action, key)
+    assert (nap.json("hands --json"), nap.json("table --json")) == before
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"origin": "http://evil.example"},
+        {"origin": "null"},
+        {"sec-fetch-site": "cross-site"},
+        {"sec-fetch-site": "same-site"},
+    ],
+)
+def test_a_cross_site_post_is_refused_even_with_the_secret(client, nap, evening, headers):
+    answer = client.post(
+        "/s/1/pass", data={"key": KEY}, headers=headers, follow_redirects=False
+    )
+    assert answer.status_code == 403
+    assert nap.json("table --json")["hands"] == 2
+
+
+def test_a_same_origin_post_from_the_page_is_accepted(client, nap, evening):
+    answer = client.post(
+        "/s/1/pass",
+        data={"key": KEY},
+        headers={"origin": "http://testserver", "sec-fetch-site": "same-origin"},
+        follow_redirects=False,
+    )
+    assert answer.status_code == 303
+    assert nap.json("table --json")["hands"] == 3
+
+
+def test_writes_are_posts_only(client, evening):
+    assert client.get(f"/s/1/pass?key={KEY}").status_code == 405
+
+
+def test_an_unknown_action_is_404(client, nap, evening):
+    assert post(client, "/s/1/explode").status_code == 404
+
+
+# --- deal entry: the CLI's calls and messages -------------------------------------------
+
+
+def test_recording_a_deal_redirects_to_the_scorekeeper_and_is_in_hands_json(client, nap, evening):
+    answer = post(client, "/s/1/hand", bid="misere", by="Dan", result="made")
+    assert answer.status_code == 303
+    assert answer.headers["location"].startswith(f"/s/1/keep?key={KEY}&said=Deal+3")
+    last = nap.json("hands --json")[-1]
+    assert (last["number"], last["bid"], last["bidder"], last["outcome"]) == (
+        3,
+        "misère",
+        "Dan",
+        "made",
+    )
+    assert "Deal 3 recorded." in client.get(answer.headers["location"]).text
+
+
+def test_tricks_revoke_and_peeps_go_through_as_the_cli_takes_them(client, nap):
+    nap("new box --players Ann,Ben,Cat,Dan")
+    page = client.get(f"/s/1/keep?key={KEY}").text
+    assert 'name="peep"' in page and 'name="buy"' in page
+    answer = client.post(
+        "/s/1/hand",
+        data={
+            "key": KEY,
+            "bid": "4",
+            "by": "ben",
+            "tricks": "4",
+            "peep": ["Cat"],
+            "buyer": ["Ann", "Ben", "Cat", "Dan"],
+            "buy": ["2", "", "0", ""],
+        },
+        follow_redirects=False,
+    )
+    assert answer.status_code == 303, error_line(answer.text)
+    deal = nap.json("hands --json")[-1]
+    assert (deal["bid"], deal["bidder"], deal["tricks"]) == ("four", "Ben", 4)
+    assert deal["peeps"] == ["Cat"] and deal["buys"] == {"Ann": 2}
+    post(client, "/s/1/hand", bid="3", by="Cat", revoke="Dan")
+    assert nap.json("hands --json")[-1]["outcome"] == "revoke by Dan"
+
+
+def test_no_peeps_or_purchases_offered_where_the_rules_have_none(client, nap):
+    nap("new plain --players A,B,C --rule peep_fee=0 --rule purchase_fee=0")
+    page = client.get(f"/s/1/keep?key={KEY}").text
+    assert 'name="peep"' not in page and 'name="buy"' not in page
+
+
+@pytest.mark.parametrize(
+    ("form", "cli"),
+    [
+        ({"bid": "nap", "by": "Zed", "result": "made"}, "hand nap --by Zed --made"),
+        ({"bid": "grand", "by": "Ann", "result": "made"}, "hand grand --by Ann --made"),
+        ({"bid": "nap", "by": "Ann", "tricks": "9"}, "hand nap --by Ann --tricks 9"),
+        (
+            {"bid": "nap", "by": "Ann", "tricks": "3", "result": "made"},
+            "hand nap --by Ann --tricks 3 --made",
+        ),
+        ({"bid": "nap", "by": "Ann"}, "hand nap --by Ann"),
+        ({"bid": "nap", "result": "made"}, "hand nap --made"),
+    ],
+)
+def test_a_refused_deal_says_what_the_cli_says_and_changes_nothing(client, nap, evening, form, cli):
+    before = nap.json("hands --json")
+    answer = post(client, "/s/1/hand", **form)
+    assert answer.status_code == 400
+    assert error_line(answer.text) == nap.fails(cli)
+    assert nap.json("hands --json") == before
+    assert 'id="deal"' in answer.text  # the form is still there to try again
+
+
+def test_a_deal_needs_a_bid(client, nap, evening):
+    answer = post(client, "/s/1/hand", by="Ann", result="made")
+    assert answer.status_code == 400
+    assert "choose a bid" in error_line(answer.text)
+
+
+def test_pass_undo_and_amend_do_what_the_commands_do(client, nap, evening):
+    assert post(client, "/s/1/pass").status_code == 303
+    assert nap.json("hands --json")[-1]["outcome"] == "passed out"
+    assert post(client, "/s/1/undo").status_code == 303
+    assert nap.json("table --json")["hands"] == 2
+    assert post(client, "/s/1/amend", result="made").status_code == 303
+    live = [d for d in nap.json("hands --json") if d["status"] == "live"]
+    assert (live[-1]["number"], live[-1]["revision"], live[-1]["outcome"]) == (2, 2, "made")
+    same = post(client, "/s/1/amend", result="made")
+    assert same.status_code == 400
+    assert error_line(same.text) == "Error: that is what deal 2 already says"
+
+
+def test_amend_and_undo_on_an_empty_session_are_refused_cleanly(client, nap):
+    nap("new empty --players A,B,C")
+    assert error_line(post(client, "/s/1/undo").text) == nap.fails("undo")
+    assert post(client, "/s/1/amend", result="made").status_code == 400
+
+
+def test_join_and_leave_seat_players_as_the_commands_do(client, nap, evening):
+    assert post(client, "/s/1/join", player="Eve", after="Ann").status_code == 303
+    assert nap.json("table --json")["players"][-1]["name"] == "Eve"
+    answer = post(client, "/s/1/join", player="Eve")
+    assert error_line(answer.text) == "Error: Eve is already seated"
+    assert post(client, "/s/1/leave", player="Ben").status_code == 303
+    page = client.get("/s/1").text
+    assert '<tr data-player="Ben" data-chips="-19" class="gone">' in page
+    assert post(client, "/s/1/leave").status_code == 400
+
+
+def test_a_closed_session_refuses_writes_and_shows_its_settlement(client, nap, evening):
+    nap("close --pot split")
+    answer = post(client, "/s/1/pass")
+    assert answer.status_code == 400
+    assert error_line(answer.text) == nap.fails("pass")
+    page = client.get("/s/1").text
+    assert "Settling up" in page and "closed" in page
+    assert 'id="deal"' not in client.get(f"/s/1/keep?key={KEY}").text
