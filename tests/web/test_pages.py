@@ -144,9 +144,7 @@ def test_every_write_without_the_secret_is_403_and_changes_nothing(client, nap, 
     ],
 )
 def test_a_cross_site_post_is_refused_even_with_the_secret(client, nap, evening, headers):
-    answer = client.post(
-        "/s/1/pass", data={"key": KEY}, headers=headers, follow_redirects=False
-    )
+    answer = client.post("/s/1/pass", data={"key": KEY}, headers=headers, follow_redirects=False)
     assert answer.status_code == 403
     assert nap.json("table --json")["hands"] == 2
 
