@@ -38,7 +38,7 @@ CSP = (
 HEADERS = [
     (b"content-security-policy", CSP.encode()),
     (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"no-referrer"),  # the scorekeeper's link holds the secret
+    (b"referrer-policy", b"same-origin"),  # the keeper's link holds the secret: never sent away
     (b"x-frame-options", b"DENY"),
 ]
 ACTIONS = ("hand", "pass", "undo", "amend", "join", "leave")

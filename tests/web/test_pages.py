@@ -73,7 +73,7 @@ def test_every_page_sends_a_content_security_policy_and_loads_nothing_from_elsew
         policy = page.headers["content-security-policy"]
         assert "script-src 'self'" in policy and "default-src 'none'" in policy
         assert page.headers["x-content-type-options"] == "nosniff"
-        assert page.headers["referrer-policy"] == "no-referrer"
+        assert page.headers["referrer-policy"] == "same-origin"
         assert "http://" not in page.text and "https://" not in page.text
         assert "<script>" not in page.text and " on" + "click" not in page.text
 
