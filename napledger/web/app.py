@@ -5,6 +5,7 @@ comes back; the ledger's rules and messages are the CLI's own. (No postponed ann
 FastAPI reads the route signatures, whose dependencies are local functions.)
 """
 
+import asyncio
 import hmac
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -85,6 +86,9 @@ def create_app(db: str | None, key: str) -> FastAPI:
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         from napledger.store import keep_engines
 
+        loop = asyncio.get_running_loop()
+        # Called from a signal handler when Ctrl-C arrives, hence thread-safe.
+        _app.state.stop_live = lambda: loop.call_soon_threadsafe(hub.stop)
         # One engine for the server's life, not a new connection for every request.
         with keep_engines():
             yield
@@ -212,7 +216,7 @@ def create_app(db: str | None, key: str) -> FastAPI:
         """
         seen = int(last_event_id) if last_event_id and last_event_id.isdigit() else since
         async with hub.watching(session) as watch:
-            while True:
+            while not hub.stopping:
                 waiting = watch.changed
                 snapshot = watch.snapshot
                 assert snapshot is not None

@@ -64,6 +64,7 @@ class Hub:
     def __init__(self, make: Callable[[int], Watch]) -> None:
         self.make = make
         self.watches: dict[int, Watch] = {}
+        self.stopping = False
 
     @contextlib.asynccontextmanager
     async def watching(self, session: int) -> AsyncIterator[Watch]:
@@ -83,6 +84,12 @@ class Hub:
                 self.watches.pop(session, None)
                 if watch.task is not None:
                     watch.task.cancel()
+
+    def stop(self) -> None:
+        """The server is stopping: every live page's stream ends now, not at a timeout."""
+        self.stopping = True
+        for watch in self.watches.values():
+            watch.changed.set()
 
     async def close(self) -> None:
         for watch in list(self.watches.values()):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import secrets
 import socket
 import sys
+from types import FrameType
 from urllib.parse import quote
 
 from napledger.errors import NapError
@@ -43,6 +44,18 @@ def links(base: str, session: int | None, key: str) -> tuple[str, str]:
     return f"{base}/s/{session}", f"{base}/s/{session}/keep?key={quote(key, safe='')}"
 
 
+def announce(viewers: str, keeper: str, lan: bool) -> None:
+    print(f"Viewers (read-only):  {viewers}")
+    print(f"Scorekeeper (secret): {keeper}")
+    if lan:
+        import segno
+
+        # The table scans this rather than typing an address on a phone.
+        print("Scan for the viewers' page:")
+        segno.make(viewers, error="m").terminal(out=sys.stdout, compact=True)
+    print("Ctrl-C stops the server.", flush=True)
+
+
 def serve(db: str | None, session: str | None, lan: bool, port: int, key: str | None) -> None:
     import uvicorn
 
@@ -62,22 +75,25 @@ def serve(db: str | None, session: str | None, lan: bool, port: int, key: str | 
     sock = listen(host, port)
     shown = lan_address() if lan else "127.0.0.1"
     viewers, keeper = links(f"http://{shown}:{sock.getsockname()[1]}", sid, key)
-    print(f"Viewers (read-only):  {viewers}")
-    print(f"Scorekeeper (secret): {keeper}")
-    if lan:
-        import segno
+    announce(viewers, keeper, lan)
+    app = create_app(db, key)
 
-        print("Scan for the viewers' page:")
-        segno.make(viewers, error="m").terminal(compact=True)
-    print("Ctrl-C stops the server.", flush=True)
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            # Open live pages would otherwise hold the server until its timeout.
+            stop_live = getattr(app.state, "stop_live", None)
+            if stop_live is not None:
+                stop_live()
+            super().handle_exit(sig, frame)
+
     config = uvicorn.Config(
-        create_app(db, key),
+        app,
         log_level="warning",
         access_log=False,  # the scorekeeper's link would be written to the log
         timeout_graceful_shutdown=1,  # open live pages must not hold up Ctrl-C
     )
     try:
-        uvicorn.Server(config).run(sockets=[sock])
+        Server(config).run(sockets=[sock])
     except KeyboardInterrupt:
         pass
     finally:

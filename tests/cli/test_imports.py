@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 HEAVY = {"sqlalchemy", "sqlmodel", "pydantic", "pydantic_core", "openpyxl"}
+WEB = {"fastapi", "starlette", "uvicorn", "jinja2", "segno", "anyio", "multipart"}
 ROOT = Path(__file__).parents[2]
 
 
@@ -38,6 +39,13 @@ def test_recording_a_deal_loads_the_database_but_not_openpyxl(nap):
     modules = loaded("hand", "3", "--by", "A", "--made")
     assert "sqlalchemy" in modules
     assert "openpyxl" not in modules
+    assert modules & WEB == set()
+
+
+@pytest.mark.parametrize("args", [("--help",), ("table",), ("serve", "--help")])
+def test_only_serve_itself_loads_the_web_stack(nap, args):
+    nap("new fri --players A,B,C")
+    assert loaded(*args) & WEB == set()
 
 
 def test_the_variant_list_is_plain_text_without_rich(nap):

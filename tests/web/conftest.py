@@ -43,8 +43,9 @@ def free_port() -> int:
 def live_server() -> Iterator[Server]:
     """uvicorn serving the app in a thread, on a free port of 127.0.0.1 only."""
     port = free_port()
+    app = create_app(None, KEY)
     config = uvicorn.Config(
-        create_app(None, KEY),
+        app,
         host="127.0.0.1",
         port=port,
         log_level="warning",
@@ -58,5 +59,6 @@ def live_server() -> Iterator[Server]:
         assert time.monotonic() < deadline, "the server did not start"
         time.sleep(0.02)
     yield Server(f"http://127.0.0.1:{port}")
+    app.state.stop_live()  # as Ctrl-C does: open streams end, the server stops at once
     server.should_exit = True
     thread.join(10)

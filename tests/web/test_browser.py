@@ -22,6 +22,8 @@ from tests.web.conftest import HOSTILE, KEY
 CHROMIUM = Path("/usr/bin/chromium")
 PHONE = {"width": 390, "height": 844}
 
+if os.environ.get("NAPLEDGER_REQUIRE_BROWSER") and not CHROMIUM.exists():
+    raise RuntimeError(f"CI runs the browser tests: {CHROMIUM} is missing")
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(),
     reason="needs Debian's chromium at /usr/bin/chromium (apt-get install chromium)",

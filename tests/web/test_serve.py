@@ -1,0 +1,106 @@
+"""`napledger serve` as a person starts and stops it: links printed, Ctrl-C stops cleanly."""
+
+from __future__ import annotations
+
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import httpx2
+import pytest
+
+from napledger.web.serve import announce, links
+
+
+def start(*args: str) -> tuple[subprocess.Popen[str], str, str]:
+    server = subprocess.Popen(
+        [sys.executable, "-m", "napledger", "serve", "--port", "0", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert server.stdout is not None
+    viewers = server.stdout.readline().split()[-1]
+    keeper = server.stdout.readline().split()[-1]
+    return server, viewers, keeper
+
+
+def test_serve_prints_both_links_serves_them_and_stops_cleanly_on_ctrl_c(nap):
+    nap("new fri --players Ann,Ben,Cat")
+    server, viewers, keeper = start("--key", "our-table-secret")
+    try:
+        assert viewers.startswith("http://127.0.0.1:") and viewers.endswith("/s/1")
+        assert keeper == viewers + "/keep?key=our-table-secret"
+        assert httpx2.get(viewers, timeout=10).status_code == 200
+        assert httpx2.get(keeper, timeout=10).status_code == 200
+        assert httpx2.get(viewers + "/keep?key=guess", timeout=10).status_code == 403
+        live = httpx2.stream("GET", viewers + "/events", timeout=10)
+        live.__enter__()  # an open live page must not hold the server up
+        time.sleep(0.3)
+    finally:
+        server.send_signal(signal.SIGINT)
+        _, err = server.communicate(timeout=15)
+    assert server.returncode == 0, err
+    assert "Traceback" not in err
+    assert "Server stopped." in err
+
+
+def test_a_random_secret_is_made_when_none_is_given(nap):
+    nap("new fri --players Ann,Ben,Cat")
+    server, _viewers, keeper = start()
+    try:
+        secret = keeper.rsplit("key=", 1)[1]
+        assert len(secret) >= 20
+        assert httpx2.get(keeper, timeout=10).status_code == 200
+    finally:
+        server.send_signal(signal.SIGINT)
+        server.communicate(timeout=15)
+
+
+def test_without_a_session_the_links_open_the_list(nap):
+    server, viewers, keeper = start()
+    try:
+        assert viewers == keeper and viewers.endswith("/")
+        assert "No sessions yet" in httpx2.get(viewers, timeout=10).text
+    finally:
+        server.send_signal(signal.SIGINT)
+        server.communicate(timeout=15)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--key", "short"], "Error: --key must be at least 8 characters"),
+        (["--session", "nosuch"], "Error: no session 'nosuch'"),
+    ],
+)
+def test_a_bad_start_is_one_error_line(nap, args, message):
+    nap("new fri --players Ann,Ben,Cat")
+    assert nap.fails("serve " + " ".join(args)).startswith(message)
+
+
+def test_a_port_in_use_is_one_error_line(nap):
+    nap("new fri --players Ann,Ben,Cat")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        line = nap.fails(f"serve --port {port}")
+    assert line.startswith(f"Error: cannot listen on 127.0.0.1:{port}")
+
+
+def test_the_lan_announcement_has_a_qr_code_of_the_viewers_link(capsys):
+    viewers, keeper = links("http://192.168.1.20:8421", 3, "k/y+")
+    assert (viewers, keeper) == (
+        "http://192.168.1.20:8421/s/3",
+        "http://192.168.1.20:8421/s/3/keep?key=k%2Fy%2B",
+    )
+    announce(viewers, keeper, lan=True)
+    out = capsys.readouterr().out
+    assert viewers in out and keeper in out
+    assert "Scan for the viewers' page" in out
+    assert out.count("\n") > 15  # the code's rows
+    announce(viewers, keeper, lan=False)
+    assert "Scan" not in capsys.readouterr().out
