@@ -1,0 +1,65 @@
+"""The pure parts of the web layer: the chart's geometry and the live watchers' lifecycle."""
+
+from __future__ import annotations
+
+import asyncio
+
+from napledger.web.chart import HEIGHT, PAD, WIDTH, running_chart
+from napledger.web.live import Hub, Watch
+
+
+def test_no_deal_no_chart():
+    assert running_chart([("Ann", ()), ("Ben", ())]) is None
+    assert running_chart([]) is None
+
+
+def test_each_line_starts_at_zero_and_spans_the_box():
+    chart = running_chart([("Ann", (30, 20)), ("Ben", (-10, -20))])
+    assert chart is not None
+    assert (chart.top, chart.bottom) == (30, -20)
+    ann, ben = chart.lines
+    first_ann = ann.points.split()[0]
+    assert first_ann == f"{PAD:.1f},{chart.zero_y}"  # before the first deal: nothing
+    xs = [float(p.split(",")[0]) for p in ann.points.split()]
+    assert xs[0] == PAD and xs[-1] == WIDTH - PAD
+    ys = [float(p.split(",")[1]) for p in ann.points.split() + ben.points.split()]
+    assert min(ys) == PAD and max(ys) == HEIGHT - PAD  # the highest and lowest touch the box
+    assert (ann.last, ben.last) == (20, -20)
+    assert ann.colour != ben.colour and ann.dash != ben.dash  # never colour alone
+
+
+def test_a_flat_evening_still_draws():
+    chart = running_chart([("Ann", (0, 0))])
+    assert chart is not None and chart.top == chart.bottom == 0
+
+
+def test_one_watcher_per_session_started_on_demand_and_stopped_with_its_last_page():
+    polled: list[int] = []
+    marks = {"value": 1}
+
+    def make(session: int) -> Watch:
+        def fingerprint():
+            polled.append(session)
+            return (marks["value"],)
+
+        return Watch(fingerprint, lambda: f"board {marks['value']}", interval=0.01)
+
+    async def scenario() -> None:
+        hub = Hub(make)
+        async with hub.watching(7) as first, hub.watching(7) as second:
+            assert first is second and first.listeners == 2
+            assert first.snapshot is not None and first.snapshot.html == "board 1"
+            waiting = first.changed
+            marks["value"] = 2
+            await asyncio.wait_for(waiting.wait(), 2)  # a change wakes every page
+            assert first.snapshot.html == "board 2"
+        assert hub.watches == {}  # the last page left: the watcher stopped
+        count = len(polled)
+        await asyncio.sleep(0.05)
+        assert len(polled) == count  # and polls no more
+        async with hub.watching(8) as watch:
+            waiting = watch.changed
+            hub.stop()
+            assert waiting.is_set() and hub.stopping
+
+    asyncio.run(scenario())
