@@ -25,4 +25,4 @@ def serve(
     """Serve the scoreboard to every phone at the table, and deal entry to the scorekeeper."""
     from napledger.web.serve import serve as run
 
-    run(ctx.find_root().obj, session, lan, port, key)
+    run(ctx.find_root().obj.db, session, lan, port, key)

@@ -25,6 +25,7 @@
     leave(player) -> Seated                     close(pot_to="split", confirmed=None) -> Closed
     settlement() -> Settlement                  close_plan(pot_to="split") -> ClosePlan
     reopen() -> Scoreboard
+    last_change() -> tuple                      deals_since(after_id) -> [(id, "N.rev")]
 
 Values in are plain (str, int, Decimal, `DealOptions`); values out are the frozen
 dataclasses of `views.py` and `history.py`; a failure is a `NapError` with one line to
@@ -269,6 +270,19 @@ class SessionAPI:
 
     def settlement(self) -> Settlement:
         return settlement(self.book, [self.row])
+
+    def last_change(self) -> tuple[object, ...]:
+        """A cheap fingerprint that differs as soon as anything in the session changes,
+        whoever changed it: what a live page polls."""
+        from napledger.store.watch import fingerprint
+
+        return fingerprint(self.book.db, self.info.id)
+
+    def deals_since(self, after_id: int) -> list[tuple[int, str]]:
+        """Deal revisions recorded after the one with id `after_id`: (id, "N" or "N.2")."""
+        from napledger.store.watch import recorded_since
+
+        return recorded_since(self.book.db, self.info.id, after_id)
 
     # --- the table changes ------------------------------------------------------
 

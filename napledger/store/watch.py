@@ -7,19 +7,17 @@ table on the club's database) without any notification machinery.
 
 from __future__ import annotations
 
-from typing import Any
-
 from sqlalchemy import func, select
 from sqlmodel import Session
 
-from napledger.store.models import DealRow, RosterRow, SessionRow
+from napledger.store.models import DealRevision, RosterRow, SessionRow
 
-D = DealRow.__table__.c  # type: ignore[attr-defined]
+D = DealRevision.__table__.c  # type: ignore[attr-defined]
 R = RosterRow.__table__.c  # type: ignore[attr-defined]
 S = SessionRow.__table__.c  # type: ignore[attr-defined]
 
 
-def fingerprint(db: Session, session_id: int) -> tuple[Any, ...]:
+def fingerprint(db: Session, session_id: int) -> tuple[object, ...]:
     """Changes whenever a deal is recorded, voided or amended, a player joins or leaves,
     or the session closes or reopens: ids only grow, and voiding changes the live count."""
     deals = select(func.max(D.id), func.count(D.id).filter(D.status == "live")).where(

@@ -20,11 +20,13 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.sse import EventSourceResponse, ServerSentEvent
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
-from jinja2 import Environment, FileSystemLoader
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from napledger.errors import NapError
+from napledger.options import DealOptions
+from napledger.store.api import Database
 from napledger.web import calls
 from napledger.web.chart import running_chart
 from napledger.web.live import Hub, Watch
@@ -66,31 +68,33 @@ class SecurityHeaders:
 
 def create_app(db: str | None, key: str) -> FastAPI:
     """The server over database `db`; `key` is the scorekeeper's secret."""
+    # One database for the server's life: its engines are kept, not reopened per request.
+    database = Database(db)
     env = Environment(
         loader=FileSystemLoader(str(HERE / "templates")),
         autoescape=True,  # every name a player typed is text, never markup
+        undefined=StrictUndefined,  # a misspelt field is an error in the tests, not a blank
         trim_blocks=True,
         lstrip_blocks=True,
     )
     templates = Jinja2Templates(env=env)
 
     def render_board(session: int) -> str:
-        board = calls.board(db, str(session))
+        board = calls.board(database, session)
         return env.get_template("board.html").render(board=board, chart=running_chart(board.series))
 
     hub = Hub(
-        lambda session: Watch(lambda: calls.last_change(db, session), lambda: render_board(session))
+        lambda session: Watch(
+            lambda: calls.last_change(database, session), lambda: render_board(session)
+        )
     )
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        from napledger.store import keep_engines
-
         loop = asyncio.get_running_loop()
         # Called from a signal handler when Ctrl-C arrives, hence thread-safe.
         _app.state.stop_live = lambda: loop.call_soon_threadsafe(hub.stop)
-        # One engine for the server's life, not a new connection for every request.
-        with keep_engines():
+        with database:
             yield
             await hub.close()
 
@@ -154,7 +158,7 @@ def create_app(db: str | None, key: str) -> FastAPI:
     @app.get("/", response_class=HTMLResponse)
     def index(request: Request) -> Response:
         try:
-            sessions = calls.sessions(db)
+            sessions = calls.sessions(database)
         except NapError as error:
             return page(request, "message.html", title="No sessions yet", message=str(error))
         return page(request, "index.html", sessions=sessions)
@@ -184,7 +188,7 @@ def create_app(db: str | None, key: str) -> FastAPI:
         said: str | None = None,
         error: str | None = None,
     ) -> Response:
-        board = calls.board(db, str(session))
+        board = calls.board(database, session)
         return page(
             request,
             "session.html",
@@ -200,7 +204,7 @@ def create_app(db: str | None, key: str) -> FastAPI:
         """A session that exists, checked before a stream starts (then it is too late to 404)."""
         from anyio import to_thread
 
-        await to_thread.run_sync(calls.session_id, db, str(session))
+        await to_thread.run_sync(calls.session_id, database, str(session))
         return session
 
     @app.get("/s/{session}/events", response_class=EventSourceResponse)
@@ -236,7 +240,7 @@ def create_app(db: str | None, key: str) -> FastAPI:
     async def _arrivals(session: int, seen: int) -> list[tuple[int, str]]:
         from anyio import to_thread
 
-        return await to_thread.run_sync(calls.new_deals, db, session, seen)
+        return await to_thread.run_sync(calls.deals_since, database, session, seen)
 
     @app.post("/s/{session}/{action}", response_class=HTMLResponse)
     def write(
@@ -253,6 +257,7 @@ def create_app(db: str | None, key: str) -> FastAPI:
         buyer: Annotated[list[str] | None, Form(max_length=200)] = None,
         buy: Annotated[list[str] | None, Form(max_length=20)] = None,
         note: Annotated[str | None, Form(max_length=300)] = None,
+        number: Annotated[str | None, Form(max_length=20)] = None,
         player: Annotated[str | None, Form(max_length=200)] = None,
         after: Annotated[str | None, Form(max_length=200)] = None,
     ) -> Response:
@@ -261,47 +266,57 @@ def create_app(db: str | None, key: str) -> FastAPI:
             raise HTTPException(403, "only the scorekeeper's link can change the ledger")
         if action not in ACTIONS:
             raise HTTPException(404, f"no such action: {action}")
-        form = calls.DealForm(
+        # The form in the CLI's own terms: what `hand BID --by … --peep … --buy P=N` takes.
+        bought = tuple(
+            f"{who}={count.strip()}"
+            for who, count in zip(buyer or (), buy or (), strict=False)
+            if count.strip() not in ("", "0")
+        )
+        options = DealOptions(
             bid=blank(bid),
             by=blank(by),
             made=result == "made",
             failed=result == "failed",
             revoke=blank(revoke),
-            peep=tuple(peep or ()),
-            buy=tuple(
-                f"{who}={count.strip()}"
-                for who, count in zip(buyer or (), buy or (), strict=False)
-                if count.strip() not in ("", "0")
-            ),
+            peeps=tuple(peep) if peep else None,  # none ticked: as if --peep was not typed
+            buys=bought or None,
             note=blank(note),
         )
         try:
             if tricks is not None and tricks.strip():
-                form = replace(form, tricks=whole(tricks))
-            said = do(action, session, form, blank(player), blank(after))
+                options = replace(options, tricks=whole(tricks, "--tricks"))
+            said = do(action, session, options, number, blank(player), blank(after))
         except NapError as error:
             return show(request, session, 400, key=key, error=" ".join(str(error).split()))
         target = f"/s/{session}/keep?" + urlencode({"key": key, "said": said})
         return RedirectResponse(target, status_code=303)
 
     def do(
-        action: str, session: int, form: calls.DealForm, player: str | None, after: str | None
+        action: str,
+        session: int,
+        options: DealOptions,
+        number: str | None,
+        player: str | None,
+        after: str | None,
     ) -> str:
         if action == "hand":
-            if form.bid is None:
+            if options.bid is None:
                 raise NapError("choose a bid (or tap Pass for a passed-out deal)")
-            return calls.record(db, session, form)
+            if options.by is None:  # as `hand` says when --by is missing
+                raise NapError("say who bid with --by PLAYER")
+            return calls.record(database, session, options)
         if action == "pass":
-            return calls.pass_deal(db, session, form)
+            return calls.pass_deal(database, session, options)
         if action == "undo":
-            return calls.undo(db, session)
+            return calls.undo(database, session)
         if action == "amend":
-            return calls.amend_last(db, session, form)
+            # The deal the scorekeeper saw as the last one, not whatever is last by now.
+            return calls.amend(database, session, whole(number or "", "the deal number"), options)
         if player is None:
             raise NapError(f"say who {'joins' if action == 'join' else 'leaves'}")
         if action == "join":
-            return calls.join(db, session, player, after)
-        return calls.leave(db, session, player)
+            return calls.join(database, session, player, after)
+        return calls.leave(database, session, player)
 
     return app
 
@@ -311,8 +326,8 @@ def blank(value: str | None) -> str | None:
     return value if value is not None and value.strip() else None
 
 
-def whole(text: str) -> int:
+def whole(text: str, what: str) -> int:
     text = text.strip()
-    if not (text.isascii() and text.isdigit()):
-        raise NapError(f"--tricks wants a whole number, not {text!r}")
+    if not (text.isascii() and text.isdigit()) or len(text) > 18:
+        raise NapError(f"{what} wants a whole number, not {text!r}")
     return int(text)

@@ -1,19 +1,19 @@
-"""The page's only way into the ledger: each function is one thing a person does or sees.
+"""The page's only way into the ledger: each function is one call of the session API.
 
-Everything the page shows or changes goes through here, in the same calls the CLI makes,
-so the web layer holds no rule, validation or scoring of its own. What comes back is
-plain frozen data for the templates.
+The same calls the CLI makes (`napledger.store.api`), so the web layer holds no rule,
+validation or scoring of its own; what it shows is the API's frozen data, arranged for
+the templates.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
 
-from napledger.errors import NapError
 from napledger.ledger import POT, balances
+from napledger.options import DealOptions
+from napledger.rules.scoring import outcome
+from napledger.store.api import Database
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,6 @@ class Board:
     id: int
     name: str
     title: str
-    currency: str
     closed: bool
     players: tuple[Line, ...]
     pot: int
@@ -56,14 +55,14 @@ class Board:
     deals: tuple[DealView, ...]  # the latest first
     series: tuple[tuple[str, tuple[int, ...]], ...]  # each player's balance after each deal
     plan: tuple[Payment, ...]
-    newest: int  # the database id of the newest deal record: live pages count from it
+    newest: int  # the id of the newest deal record: a live page counts from it
     # What the scorekeeper's form offers.
-    seated: tuple[str, ...] = ()
-    bids: tuple[str, ...] = ()
-    hand_size: int = 0
-    peeps: bool = False
-    buys: bool = False
-    last_deal: int | None = None
+    seated: tuple[str, ...]
+    bids: tuple[str, ...]
+    hand_size: int
+    peeps: bool
+    buys: bool
+    last_deal: int | None
 
 
 @dataclass(frozen=True)
@@ -74,21 +73,6 @@ class SessionItem:
     hands: int
     closed: bool
     current: bool
-
-
-@dataclass(frozen=True)
-class DealForm:
-    """What the scorekeeper tapped, in the CLI's own terms (`hand BID --by ...`)."""
-
-    bid: str | None = None
-    by: str | None = None
-    tricks: int | None = None
-    made: bool = False
-    failed: bool = False
-    revoke: str | None = None
-    peep: tuple[str, ...] = ()
-    buy: tuple[str, ...] = ()  # PLAYER=N, as `--buy` takes it
-    note: str | None = None
 
 
 def signed_money(chips: int, chip_value: Decimal, currency: str) -> str:
@@ -106,94 +90,81 @@ def signed_money(chips: int, chip_value: Decimal, currency: str) -> str:
 # --- reading ----------------------------------------------------------------------
 
 
-def sessions(db: str | None) -> list[SessionItem]:
-    from napledger.store import open_book
-
-    with open_book(db, write=False) as b:
-        current = b.current_id()
-        tables = [b.table(r) for r in b.sessions()]
+def sessions(database: Database) -> list[SessionItem]:
+    with database.read() as ledger:
+        boards = ledger.sessions()
+        current = ledger.current_id()
     return [
         SessionItem(
-            id=t.session.id or 0,
+            id=t.session.id,
             name=t.session.name,
             title=t.rules.title,
             hands=t.hands,
-            closed=t.session.closed_at is not None,
+            closed=t.session.closed,
             current=t.session.id == current,
         )
-        for t in reversed(tables)
+        for t in reversed(boards)
     ]
 
 
-def session_id(db: str | None, ref: str | None) -> int:
+def session_id(database: Database, ref: str | None) -> int:
     """The id of the session a link names (an id or a name; none: the current one)."""
-    from napledger.store import open_book
-
-    with open_book(db, write=False) as b:
-        return b.find(ref).id or 0
+    with database.read() as ledger:
+        return ledger.session(ref).info.id
 
 
-def board(db: str | None, ref: str, recent: int = 8) -> Board:
-    from napledger.rules.scoring import outcome
-    from napledger.settle import settle
-    from napledger.store import open_book
-    from napledger.store.book import deal_from_json
-    from napledger.store.watch import fingerprint
-
-    with open_book(db, write=False) as b:
-        row = b.find(ref)
-        newest = fingerprint(b.db, row.id or 0)[0]
-        t = b.table(row)
-        live = b.live_deals(row)
-        entries = b.entries_by_deal(row)
-        net, currency, _ = b.net_money([row])
-    value = t.chip_value
-    seated = set(t.seating)
+def board(database: Database, session: int, recent: int = 8) -> Board:
+    with database.read() as ledger:
+        s = ledger.session(str(session))
+        history = s.history(with_roster=False)
+        settlement = s.settlement()
+    t = history.scoreboard
+    info = t.session
+    live = [d for d in history.deals if d.live]
+    seat = {p: i for i, p in enumerate(t.players)}
     deals = []
-    for deal_row in live[-recent:][::-1]:
-        deal = deal_from_json(deal_row.record_json)
-        head = f"{deal.dealer} dealt"
+    for d in live[-recent:][::-1]:
+        deal = d.deal
+        assert deal is not None  # the API scores strictly: a live deal has its record
         what = (
             "passed out"
             if deal.bid is None
             else f"{deal.bidder} bid {deal.bid}: {outcome(t.rules, deal)}"
         )
-        changes = entries.get(deal_row.id, {})
-        seat = {p: i for i, p in enumerate(t.players)}
-        ordered = sorted((a for a in changes if a != POT), key=lambda a: seat.get(a, len(seat)))
-        paid = [(a, changes[a]) for a in ordered if changes[a]]
-        if changes.get(POT):
-            paid.append((POT, changes[POT]))
-        label = str(deal_row.number) + (f".{deal_row.revision}" if deal_row.revision > 1 else "")
         note = f" — {deal.note}" if deal.note else ""
-        deals.append(DealView(label, f"{head} · {what}{note}", tuple(paid)))
+        ordered = sorted((a for a in d.entries if a != POT), key=lambda a: seat.get(a, len(seat)))
+        paid = [(a, d.entries[a]) for a in ordered if d.entries[a]]
+        if d.entries.get(POT):
+            paid.append((POT, d.entries[POT]))
+        deals.append(DealView(d.label, f"{deal.dealer} dealt · {what}{note}", tuple(paid)))
     running: list[dict[str, int]] = []
     total: dict[str, int] = {}
-    for deal_row in live:
-        total = balances([entries.get(deal_row.id, {})], start=total)
+    for d in live:
+        total = balances([d.entries], start=total)
         running.append(total)
-    series = tuple((p, tuple(step.get(p, 0) for step in running)) for p in t.players)
-    plan = tuple(
-        Payment(p.payer, p.payee, f"{Decimal(p.amount)} {currency}".strip()) for p in settle(net)
-    )
+    unit = settlement.currency
     rules = t.rules
     return Board(
-        id=row.id or 0,
-        name=row.name,
+        id=info.id,
+        name=info.name,
         title=rules.title,
-        currency=row.currency,
-        closed=row.closed_at is not None,
+        closed=info.closed,
         players=tuple(
-            Line(p, t.chips[p], signed_money(t.chips[p], value, row.currency), p in seated)
+            Line(
+                p, t.chips[p], signed_money(t.chips[p], t.chip_value, info.currency), p in t.seating
+            )
             for p in sorted(t.players, key=lambda p: (-t.chips[p], t.players.index(p)))
         ),
         pot=t.pot,
         hands=t.hands,
         next_dealer=t.next_dealer,
         deals=tuple(deals),
-        series=series,
-        plan=plan,
-        newest=newest,
+        series=tuple((p, tuple(step.get(p, 0) for step in running)) for p in t.players),
+        plan=tuple(
+            Payment(p.payer, p.payee, f"{Decimal(p.amount)} {unit}".strip())
+            for p in settlement.payments
+        ),
+        newest=max((d.id for d in history.deals), default=0),
         seated=t.seating,
         bids=tuple(bid.name for bid in rules.enabled_bids),
         hand_size=rules.hand_size,
@@ -203,126 +174,50 @@ def board(db: str | None, ref: str, recent: int = 8) -> Board:
     )
 
 
-def last_change(db: str | None, session: int) -> tuple[Any, ...]:
-    """A cheap fingerprint of a session: it differs as soon as anything in it changes."""
-    from napledger.store import open_book
-    from napledger.store.watch import fingerprint
-
-    with open_book(db, write=False) as b:
-        return fingerprint(b.db, session)
+def last_change(database: Database, session: int) -> tuple[object, ...]:
+    with database.read() as ledger:
+        return ledger.session(str(session)).last_change()
 
 
-def new_deals(db: str | None, session: int, after_id: int) -> list[tuple[int, str]]:
-    """The deals recorded since `after_id` (database ids), with their labels."""
-    from napledger.store import open_book
-    from napledger.store.watch import recorded_since
-
-    with open_book(db, write=False) as b:
-        return recorded_since(b.db, session, after_id)
+def deals_since(database: Database, session: int, after_id: int) -> list[tuple[int, str]]:
+    with database.read() as ledger:
+        return ledger.session(str(session)).deals_since(after_id)
 
 
-# --- writing: what the CLI's commands do ------------------------------------------
+# --- writing: what `hand`, `pass`, `undo`, `amend`, `join` and `leave` call --------------
 
 
-def record(db: str | None, session: int, form: DealForm) -> str:
-    from napledger.cli.app import build_deal
-    from napledger.store import open_book
-
-    if form.bid is not None and form.by is None:
-        raise NapError("say who bid with --by PLAYER")
-    with open_book(db) as b:
-        row = b.find_writable(str(session))
-        deal = build_deal(
-            b,
-            row,
-            None,
-            form.bid,
-            form.by,
-            form.tricks,
-            form.made,
-            form.failed,
-            form.revoke,
-            None,
-            list(form.peep) or None,
-            list(form.buy) or None,
-            form.note,
-        )
-        deal_row, _ = b.record(row, deal)
-    return f"Deal {deal_row.number} recorded."
+def record(database: Database, session: int, options: DealOptions) -> str:
+    with database.write() as ledger:
+        done = ledger.session(str(session)).record(options)
+    return f"Deal {done.number} recorded."
 
 
-def pass_deal(db: str | None, session: int, form: DealForm) -> str:
-    return record(db, session, DealForm(peep=form.peep, buy=form.buy, note=form.note))
+def pass_deal(database: Database, session: int, options: DealOptions) -> str:
+    with database.write() as ledger:
+        done = ledger.session(str(session)).pass_(options)
+    return f"Deal {done.number} recorded (passed out)."
 
 
-def undo(db: str | None, session: int) -> str:
-    from napledger.store import open_book
-
-    with open_book(db) as b:
-        gone = b.undo(b.find_writable(str(session)))
+def undo(database: Database, session: int) -> str:
+    with database.write() as ledger:
+        gone = ledger.session(str(session)).undo()
     return f"Deal {gone.number} voided."
 
 
-def amend_last(db: str | None, session: int, form: DealForm) -> str:
-    from napledger.cli.app import build_deal
-    from napledger.store import open_book
-    from napledger.store.book import deal_from_json
-
-    with open_book(db) as b:
-        row = b.find_writable(str(session))
-        last = b.last_live(row)
-        if last is None:
-            raise NapError(f"no deal to amend in {row.name!r}")
-        old = deal_from_json(last.record_json)
-        deal = build_deal(
-            b,
-            row,
-            old,
-            form.bid,
-            form.by,
-            form.tricks,
-            form.made,
-            form.failed,
-            form.revoke,
-            None,
-            list(form.peep) or None,
-            list(form.buy) or None,
-            form.note,
-        )
-        if deal == old:
-            raise NapError(f"that is what deal {last.number} already says")
-        new = b.amend(row, last.number, deal)
-    return f"Deal {new.number} amended (now {new.number}.{new.revision})."
+def amend(database: Database, session: int, number: int, options: DealOptions) -> str:
+    with database.write() as ledger:
+        done = ledger.session(str(session)).amend(number, options)
+    return f"Deal {done.number} amended (now {done.number}.{done.revision})."
 
 
-def join(db: str | None, session: int, player: str, after: str | None) -> str:
-    from napledger.store import open_book
-
-    with open_book(db) as b:
-        name = b.join(b.find_writable(str(session)), player, after)
-    return f"{name} joins from the next deal."
+def join(database: Database, session: int, player: str, after: str | None) -> str:
+    with database.write() as ledger:
+        seated = ledger.session(str(session)).join(player, after)
+    return f"{seated.player} joins from the next deal."
 
 
-def leave(db: str | None, session: int, player: str) -> str:
-    from napledger.store import open_book
-
-    with open_book(db) as b:
-        name = b.leave(b.find_writable(str(session)), player)
-    return f"{name} leaves the table."
-
-
-__all__: Sequence[str] = [
-    "Board",
-    "DealForm",
-    "NapError",
-    "amend_last",
-    "board",
-    "join",
-    "last_change",
-    "leave",
-    "new_deals",
-    "pass_deal",
-    "record",
-    "sessions",
-    "undo",
-]
+def leave(database: Database, session: int, player: str) -> str:
+    with database.write() as ledger:
+        gone = ledger.session(str(session)).leave(player)
+    return f"{gone.player} leaves the table."

@@ -59,6 +59,7 @@ def announce(viewers: str, keeper: str, lan: bool) -> None:
 def serve(db: str | None, session: str | None, lan: bool, port: int, key: str | None) -> None:
     import uvicorn
 
+    from napledger.store.api import Database
     from napledger.web import calls
     from napledger.web.app import create_app
 
@@ -66,7 +67,8 @@ def serve(db: str | None, session: str | None, lan: bool, port: int, key: str | 
     if len(key) < 8:
         raise NapError("--key must be at least 8 characters: it is all that guards the ledger")
     try:
-        sid: int | None = calls.session_id(db, session)
+        with Database(db) as database:
+            sid: int | None = calls.session_id(database, session)
     except NapError:
         if session is not None:
             raise

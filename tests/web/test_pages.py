@@ -250,18 +250,20 @@ def test_pass_undo_and_amend_do_what_the_commands_do(client, nap, evening):
     assert nap.json("hands --json")[-1]["outcome"] == "passed out"
     assert post(client, "/s/1/undo").status_code == 303
     assert nap.json("table --json")["hands"] == 2
-    assert post(client, "/s/1/amend", result="made").status_code == 303
+    assert post(client, "/s/1/amend", number="2", result="made").status_code == 303
     live = [d for d in nap.json("hands --json") if d["status"] == "live"]
     assert (live[-1]["number"], live[-1]["revision"], live[-1]["outcome"]) == (2, 2, "made")
-    same = post(client, "/s/1/amend", result="made")
+    same = post(client, "/s/1/amend", number="2", result="made")
     assert same.status_code == 400
-    assert error_line(same.text) == "Error: that is what deal 2 already says"
+    assert error_line(same.text) == nap.fails("amend 2 --made")
+    missing = post(client, "/s/1/amend", number="9", result="made")
+    assert error_line(missing.text) == nap.fails("amend 9 --made")
 
 
 def test_amend_and_undo_on_an_empty_session_are_refused_cleanly(client, nap):
     nap("new empty --players A,B,C")
     assert error_line(post(client, "/s/1/undo").text) == nap.fails("undo")
-    assert post(client, "/s/1/amend", result="made").status_code == 400
+    assert post(client, "/s/1/amend", result="made").status_code == 400  # no deal to name
 
 
 def test_join_and_leave_seat_players_as_the_commands_do(client, nap, evening):
