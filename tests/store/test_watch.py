@@ -1,0 +1,72 @@
+"""What a live page asks many times a second: has the session changed, and with which deals?"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from napledger.options import DealOptions
+from napledger.rules import load_preset
+from napledger.store.api import Database
+
+
+@pytest.fixture
+def database():
+    with Database() as db:
+        with db.write() as ledger:
+            for name in ("fri", "sat"):
+                ledger.new_session(name, load_preset("classic"), ["Ann", "Bob", "Cy"], Decimal(1))
+        yield db
+
+
+def mark(database: Database, session: str = "fri") -> tuple[object, ...]:
+    with database.read() as ledger:
+        return ledger.session(session).last_change()
+
+
+def since(database: Database, after: int, session: str = "fri") -> list[tuple[int, str]]:
+    with database.read() as ledger:
+        return ledger.session(session).deals_since(after)
+
+
+def test_every_kind_of_change_moves_the_fingerprint_and_reading_does_not(database):
+    seen = [mark(database)]
+
+    def act(do) -> None:
+        with database.write() as ledger:
+            do(ledger.session("fri"))
+        seen.append(mark(database))
+        assert seen[-1] != seen[-2], do
+
+    act(lambda s: s.record(DealOptions(bid="3", by="ann", made=True)))
+    act(lambda s: s.pass_())
+    act(lambda s: s.amend(1, DealOptions(failed=True)))
+    act(lambda s: s.undo())
+    act(lambda s: s.join("Dee"))
+    act(lambda s: s.leave("Bob"))
+    act(lambda s: s.close())
+    assert mark(database) == seen[-1]  # asking changes nothing
+    assert len(set(seen)) == len(seen)  # never back to an earlier state
+
+
+def test_another_sessions_deals_do_not_move_this_one(database):
+    before = mark(database, "fri")
+    with database.write() as ledger:
+        ledger.session("sat").record(DealOptions(bid="3", by="ann", made=True))
+    assert mark(database, "fri") == before
+    assert since(database, 0, "fri") == []
+
+
+def test_deals_since_gives_each_new_revision_once_in_order(database):
+    with database.write() as ledger:
+        s = ledger.session("fri")
+        s.record(DealOptions(bid="3", by="ann", made=True))
+        s.record(DealOptions(bid="3", by="bob", made=True))
+    first = since(database, 0)
+    assert [label for _, label in first] == ["1", "2"]
+    with database.write() as ledger:
+        ledger.session("fri").amend(1, DealOptions(failed=True))
+    newer = since(database, first[-1][0])
+    assert [label for _, label in newer] == ["1.2"]
+    assert since(database, newer[-1][0]) == []
