@@ -8,12 +8,13 @@ FastAPI reads the route signatures, whose dependencies are local functions.)
 import asyncio
 import hmac
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from dataclasses import replace
 from importlib.resources import files
 from typing import Annotated, Any
 from urllib.parse import urlencode, urlsplit
 
+from anyio import to_thread
 from fastapi import Depends, FastAPI, Form, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -79,9 +80,10 @@ def create_app(db: str | None, key: str) -> FastAPI:
     )
     templates = Jinja2Templates(env=env)
 
-    def render_board(session: int) -> str:
+    def render_board(session: int) -> tuple[str, int]:
         board = calls.board(database, session)
-        return env.get_template("board.html").render(board=board, chart=running_chart(board.series))
+        html = env.get_template("board.html").render(board=board, chart=running_chart(board.series))
+        return html, board.newest
 
     hub = Hub(
         lambda session: Watch(
@@ -95,6 +97,10 @@ def create_app(db: str | None, key: str) -> FastAPI:
         # Called from a signal handler when Ctrl-C arrives, hence thread-safe.
         _app.state.stop_live = lambda: loop.call_soon_threadsafe(hub.stop)
         with database:
+            # Open the reading engine now, not in two request threads at once (with no
+            # database yet there is nothing to open: the list of sessions says so).
+            with suppress(NapError):
+                await to_thread.run_sync(calls.sessions, database)
             yield
             await hub.close()
 
@@ -121,8 +127,9 @@ def create_app(db: str | None, key: str) -> FastAPI:
             raise HTTPException(403, "cross-site requests cannot change the ledger")
 
     @app.exception_handler(NapError)
-    async def not_found(request: Request, error: NapError) -> Response:
-        return page(request, "message.html", 404, title="Not found", message=str(error))
+    async def cannot_show(request: Request, error: NapError) -> Response:
+        # Mostly a session that is not there; the message says what it was.
+        return page(request, "message.html", 404, title="Cannot show that", message=str(error))
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, error: HTTPException) -> Response:
@@ -202,8 +209,6 @@ def create_app(db: str | None, key: str) -> FastAPI:
 
     async def existing(session: int) -> int:
         """A session that exists, checked before a stream starts (then it is too late to 404)."""
-        from anyio import to_thread
-
         await to_thread.run_sync(calls.session_id, database, str(session))
         return session
 
@@ -218,15 +223,15 @@ def create_app(db: str | None, key: str) -> FastAPI:
         Each viewer counts from the deal its page showed (or the browser's Last-Event-ID
         after a reconnect), so every deal is announced to it once, none lost or doubled.
         """
-        seen = int(last_event_id) if last_event_id and last_event_id.isdigit() else since
+        resumed = last_event_id is not None and last_event_id.isascii() and last_event_id.isdigit()
+        seen = int(last_event_id) if resumed and last_event_id else since
         async with hub.watching(session) as watch:
             while not hub.stopping:
                 waiting = watch.changed
                 snapshot = watch.snapshot
                 assert snapshot is not None
-                newest = snapshot.fingerprint[0]
                 if seen is None:
-                    seen = newest
+                    seen = snapshot.newest
                     arrived: list[tuple[int, str]] = []
                 else:
                     arrived = await _arrivals(session, seen)
@@ -238,8 +243,6 @@ def create_app(db: str | None, key: str) -> FastAPI:
                 await waiting.wait()
 
     async def _arrivals(session: int, seen: int) -> list[tuple[int, str]]:
-        from anyio import to_thread
-
         return await to_thread.run_sync(calls.deals_since, database, session, seen)
 
     @app.post("/s/{session}/{action}", response_class=HTMLResponse)

@@ -23,13 +23,14 @@ POLL_SECONDS = 0.25
 class Snapshot:
     fingerprint: tuple[Any, ...]
     html: str  # the board as the page shows it
+    newest: int  # the id of the newest deal record it shows
 
 
 class Watch:
     def __init__(
         self,
         fingerprint: Callable[[], tuple[Any, ...]],
-        render: Callable[[], str],
+        render: Callable[[], tuple[str, int]],
         interval: float = POLL_SECONDS,
     ) -> None:
         self.fingerprint = fingerprint
@@ -43,8 +44,8 @@ class Watch:
     async def refresh(self) -> None:
         mark = await to_thread.run_sync(self.fingerprint)
         if self.snapshot is None or mark != self.snapshot.fingerprint:
-            html = await to_thread.run_sync(self.render)
-            self.snapshot = Snapshot(mark, html)
+            html, newest = await to_thread.run_sync(self.render)
+            self.snapshot = Snapshot(mark, html, newest)
             # Wake everyone waiting on this change; later waiters wait for the next one.
             woken, self.changed = self.changed, asyncio.Event()
             woken.set()

@@ -42,7 +42,9 @@ def test_one_watcher_per_session_started_on_demand_and_stopped_with_its_last_pag
             polled.append(session)
             return (marks["value"],)
 
-        return Watch(fingerprint, lambda: f"board {marks['value']}", interval=0.01)
+        return Watch(
+            fingerprint, lambda: (f"board {marks['value']}", marks["value"]), interval=0.01
+        )
 
     async def scenario() -> None:
         hub = Hub(make)
