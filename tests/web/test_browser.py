@@ -139,7 +139,8 @@ def test_a_deal_entered_on_the_scorekeepers_page_is_in_hands_json(
     page.locator("fieldset", has_text="Bidder").get_by_text("Dan", exact=True).click()
     page.locator("fieldset", has_text="or tricks taken").get_by_text("4", exact=True).click()
     page.locator("fieldset", has_text="Peeped").get_by_text("Ann", exact=True).click()
-    page.get_by_role("button", name="Record deal").click()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Record deal").click()
     page.wait_for_selector(".said")
     assert page.locator(".said").inner_text() == "Deal 5 recorded."
     deal = nap.json("hands --json")[-1]
@@ -152,11 +153,19 @@ def test_a_deal_entered_on_the_scorekeepers_page_is_in_hands_json(
     )
     # A refused entry shows the CLI's line and leaves the ledger as it was.
     page.locator("fieldset", has_text="Bid").get_by_text("nap", exact=True).click()
-    page.get_by_role("button", name="Record deal").click()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Record deal").click()
     assert page.locator(".error").inner_text() == nap.fails("hand nap")
     assert len(nap.json("hands --json")) == 5
     refused(page, 400)
-    page.get_by_role("button", name="Undo deal 5").click()
+    page.locator("fieldset", has_text="Result").get_by_text("failed", exact=True).click()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Amend deal 5").click()
+    page.wait_for_selector(".said")
+    assert page.locator(".said").inner_text() == "Deal 5 amended (now 5.2)."
+    assert nap.json("hands --json")[-1]["outcome"] == "failed"
+    with page.expect_navigation():
+        page.get_by_role("button", name="Undo deal 5").click()
     page.wait_for_selector(".said")
     assert nap.json("table --json")["hands"] == 4
     assert page.problems == []
