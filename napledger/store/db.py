@@ -148,7 +148,11 @@ def _connector(path: str, write: bool) -> Any:
         target, uri = f"file:{quote(path)}?{'mode=ro' if wal else 'immutable=1'}", True
 
     def connect() -> Any:
-        return dbapi2.connect(target, uri=uri, timeout=BUSY_TIMEOUT_MS / 1000)
+        # A server's request threads share the engine's pool, which hands a connection to
+        # one thread at a time: what SQLAlchemy itself sets for SQLite files.
+        return dbapi2.connect(
+            target, uri=uri, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False
+        )
 
     return connect
 

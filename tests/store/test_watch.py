@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from decimal import Decimal
 
 import pytest
@@ -70,3 +71,23 @@ def test_deals_since_gives_each_new_revision_once_in_order(database):
     newer = since(database, first[-1][0])
     assert [label for _, label in newer] == ["1.2"]
     assert since(database, newer[-1][0]) == []
+
+
+def test_a_servers_threads_share_one_database(database):
+    """A server answers each request in a pool thread, all on one Database's engines."""
+    expected = mark(database)  # its connection now waits in the pool, made by this thread
+    seen: list[object] = []
+
+    def elsewhere() -> None:
+        try:
+            seen.append(mark(database))
+            with database.write() as ledger:
+                ledger.session("fri").pass_()
+            seen.append("written")
+        except Exception as error:  # a thread's failure must reach the test
+            seen.append(error)
+
+    worker = threading.Thread(target=elsewhere)
+    worker.start()
+    worker.join()
+    assert seen == [expected, "written"]

@@ -55,7 +55,7 @@ def page(browser) -> Iterator[object]:
     context = browser.new_context(viewport=PHONE, device_scale_factor=2)
     tab = context.new_page()
     tab.problems = []  # CSP violations, script errors, alerts: none may happen
-    tab.on("console", lambda m: m.type == "error" and tab.problems.append(m.text))
+    tab.on("console", lambda m: m.type == "error" and tab.problems.append(m.text + " @ " + tab.url))
     tab.on("pageerror", lambda e: tab.problems.append(str(e)))
     tab.on("dialog", lambda d: (tab.problems.append(f"dialog: {d.message}"), d.dismiss()))
     yield tab
