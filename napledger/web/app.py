@@ -26,6 +26,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from napledger.errors import NapError
+from napledger.numbers import whole
 from napledger.options import DealOptions
 from napledger.store.api import Database
 from napledger.web import calls
@@ -327,10 +328,3 @@ def create_app(db: str | None, key: str) -> FastAPI:
 def blank(value: str | None) -> str | None:
     """An empty field is a field not given, as an option not typed."""
     return value if value is not None and value.strip() else None
-
-
-def whole(text: str, what: str) -> int:
-    text = text.strip()
-    if not (text.isascii() and text.isdigit()) or len(text) > 18:
-        raise NapError(f"{what} wants a whole number, not {text!r}")
-    return int(text)

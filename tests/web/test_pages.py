@@ -239,6 +239,17 @@ def test_a_refused_deal_says_what_the_cli_says_and_changes_nothing(client, nap, 
     assert 'id="deal"' in answer.text  # the form is still there to try again
 
 
+def test_tricks_are_digits_0_to_9_by_the_cli_rule(client, nap, evening):
+    answer = post(client, "/s/1/hand", bid="nap", by="Ann", tricks="٣")
+    assert answer.status_code == 400
+    cli = nap.fails("hand nap --by Ann --tricks ٣", code=2)  # Typer's usage error
+    assert cli.endswith(": wants a whole number in digits 0-9, like 3, not '٣'")
+    assert (
+        error_line(answer.text)
+        == "Error: --tricks wants a whole number in digits 0-9, like 3, not '٣'"
+    )
+
+
 def test_a_deal_needs_a_bid(client, nap, evening):
     answer = post(client, "/s/1/hand", by="Ann", result="made")
     assert answer.status_code == 400
