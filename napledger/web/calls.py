@@ -7,13 +7,14 @@ the templates.
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from decimal import Decimal
 
 from napledger.ledger import POT, balances
 from napledger.options import DealOptions
 from napledger.rules.scoring import outcome
-from napledger.store.api import Database
+from napledger.store.api import Database, Transaction
 
 
 @dataclass(frozen=True)
@@ -187,37 +188,44 @@ def deals_since(database: Database, session: int, after_id: int) -> list[tuple[i
 # --- writing: what `hand`, `pass`, `undo`, `amend`, `join` and `leave` call --------------
 
 
+def writing(database: Database) -> AbstractContextManager[Transaction]:
+    """A writing transaction, refused if the database file was moved or replaced since the
+    server opened it (a restored backup must not silently take the evening's deals)."""
+    database.check_same_files()
+    return database.write()
+
+
 def record(database: Database, session: int, options: DealOptions) -> str:
-    with database.write() as ledger:
+    with writing(database) as ledger:
         done = ledger.session(str(session)).record(options)
     return f"Deal {done.number} recorded."
 
 
 def pass_deal(database: Database, session: int, options: DealOptions) -> str:
-    with database.write() as ledger:
+    with writing(database) as ledger:
         done = ledger.session(str(session)).pass_(options)
     return f"Deal {done.number} recorded (passed out)."
 
 
 def undo(database: Database, session: int) -> str:
-    with database.write() as ledger:
+    with writing(database) as ledger:
         gone = ledger.session(str(session)).undo()
     return f"Deal {gone.number} voided."
 
 
 def amend(database: Database, session: int, number: int, options: DealOptions) -> str:
-    with database.write() as ledger:
+    with writing(database) as ledger:
         done = ledger.session(str(session)).amend(number, options)
     return f"Deal {done.number} amended (now {done.number}.{done.revision})."
 
 
 def join(database: Database, session: int, player: str, after: str | None) -> str:
-    with database.write() as ledger:
+    with writing(database) as ledger:
         seated = ledger.session(str(session)).join(player, after)
     return f"{seated.player} joins from the next deal."
 
 
 def leave(database: Database, session: int, player: str) -> str:
-    with database.write() as ledger:
+    with writing(database) as ledger:
         gone = ledger.session(str(session)).leave(player)
     return f"{gone.player} leaves the table."

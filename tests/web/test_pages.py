@@ -296,3 +296,18 @@ def test_a_closed_session_refuses_writes_and_shows_its_settlement(client, nap, e
     page = client.get("/s/1").text
     assert "Settling up" in page and "closed" in page
     assert 'id="deal"' not in client.get(f"/s/1/keep?key={KEY}").text
+
+
+def test_a_database_file_replaced_under_the_server_is_refused_not_written(client, nap, db_path):
+    """A backup restored over the file while the server runs: no deal goes astray."""
+    import shutil
+
+    nap("new fri --players Ann,Ben,Cat")
+    nap("hand nap --by Ann --made")
+    assert client.get("/s/1").status_code == 200  # the server has opened the file
+    shutil.copy(db_path, db_path.with_name("backup.db"))
+    db_path.with_name("backup.db").replace(db_path)  # same content, another file
+    answer = post(client, "/s/1/pass")
+    assert answer.status_code == 400
+    assert "is no longer the database file opened at the start" in answer.text
+    assert nap.json("table --json")["hands"] == 1
