@@ -291,7 +291,11 @@ def create_app(db: str | None, key: str) -> FastAPI:
                 options = replace(options, tricks=whole(tricks, "--tricks"))
             said = do(action, session, options, number, blank(player), blank(after))
         except NapError as error:
-            return show(request, session, 400, key=key, error=" ".join(str(error).split()))
+            line = " ".join(str(error).split())
+            try:
+                return show(request, session, 400, key=key, error=line)
+            except NapError:  # the board cannot be read either (the file has gone)
+                return page(request, "message.html", 400, title="Not saved", message=line)
         target = f"/s/{session}/keep?" + urlencode({"key": key, "said": said})
         return RedirectResponse(target, status_code=303)
 
