@@ -52,7 +52,7 @@ def browser() -> Iterator[object]:
 
 @pytest.fixture
 def page(browser) -> Iterator[object]:
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2)
+    context = browser.new_context(viewport=PHONE)
     tab = context.new_page()
     tab.problems = []  # CSP violations, script errors, alerts: none may happen
     tab.on("console", lambda m: m.type == "error" and tab.problems.append(m.text + " @ " + tab.url))
