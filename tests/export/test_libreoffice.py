@@ -9,18 +9,16 @@ those programs are missing; CI installs them (.ci/run).
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.real_clients import needs
+
 TOOLS = ("soffice", "pdftotext", "pdfinfo")
-missing = [tool for tool in TOOLS if shutil.which(tool) is None]
-pytestmark = pytest.mark.skipif(
-    bool(missing), reason=f"needs LibreOffice and poppler: {', '.join(missing)} not found"
-)
+pytestmark = needs(*TOOLS)
 
 CAT = '=HYPERLINK("Cat")'  # a name any spreadsheet would take for a formula
 MAX_PAGES = 8

@@ -17,17 +17,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.real_clients import needs
 from tests.web.conftest import HOSTILE, KEY
 
 CHROMIUM = Path("/usr/bin/chromium")
 PHONE = {"width": 390, "height": 844}
 
-if os.environ.get("NAPLEDGER_REQUIRE_BROWSER") and not CHROMIUM.exists():
-    raise RuntimeError(f"CI runs the browser tests: {CHROMIUM} is missing")
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(),
-    reason="needs Debian's chromium at /usr/bin/chromium (apt-get install chromium)",
-)
+pytestmark = needs(str(CHROMIUM))
 
 
 @pytest.fixture(scope="module")
