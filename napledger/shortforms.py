@@ -19,6 +19,7 @@ Precedence, so that a line never means two things:
 
 from __future__ import annotations
 
+import difflib
 import shlex
 from collections.abc import Collection, Sequence
 
@@ -30,6 +31,10 @@ MADE = ("made", "won")
 FAILED = ("failed", "lost", "down")
 REVOKE = ("revoke", "revoked")
 RESULT_WORDS = (*MADE, *FAILED, *REVOKE)
+# What a short form says itself: typed again as an option, the two could disagree
+# (`nap ann 5 --tricks 2`), and the command line would quietly keep the last one.
+BIDDER_OPTIONS = ("--by", "-b")
+RESULT_OPTIONS = ("--tricks", "-t", "--made", "--failed", "--revoke")
 
 
 class ShortFormError(NapError):
@@ -83,6 +88,12 @@ def parse(
             f"{words[0]!r} is not a command, and there is no session to record a deal in"
         )
     first, second = words[0], words[1] if len(words) > 1 else ""
+    if not is_bid(first, rules) and player_for(first, players) is None:
+        near = difflib.get_close_matches(first.casefold(), list(commands), n=1, cutoff=0.75)
+        if near:
+            raise ShortFormError(
+                f"{first!r} is not a command, a bid or a player; did you mean {near[0]}?"
+            )
     bid_first = is_bid(first, rules) and player_for(second, players) is not None
     player_first = player_for(first, players) is not None and is_bid(second, rules)
     if bid_first and player_first:
@@ -121,7 +132,24 @@ def parse(
             f"say how it went: `{said} 4` (tricks taken), `{said} made`, `{said} failed` "
             f"or `{said} revoke PLAYER`"
         )
+    restated = said_again(words[2:])
+    if restated:
+        raise ShortFormError(
+            f"a short form names the bidder and the result itself, so {restated} after "
+            f"`{first} {second}` would say it twice: type either `BID PLAYER RESULT` "
+            f"(e.g. `nap ann 5`) or `hand BID --by PLAYER --tricks N`"
+        )
     return ["hand", bid, "--by", bidder, *result(words[2:])]
+
+
+def said_again(words: Sequence[str]) -> str | None:
+    """The first option among what follows BID PLAYER that repeats what the short form says.
+
+    The short form always names the bidder; it names the result unless the result is
+    given as an option (`nap ann --revoke eve`).
+    """
+    said = BIDDER_OPTIONS + (RESULT_OPTIONS if words and not words[0].startswith("-") else ())
+    return next((w for w in words if w.split("=", 1)[0] in said), None)
 
 
 def hand_line(words: Sequence[str], bid_words: Collection[str]) -> list[str] | None:
@@ -138,7 +166,7 @@ def hand_line(words: Sequence[str], bid_words: Collection[str]) -> list[str] | N
         return (key.isascii() and key.isdigit()) or key in bid_words
 
     first, second = words[0], words[1]
-    if bidlike(first) == bidlike(second):
+    if bidlike(first) == bidlike(second) or said_again(words[2:]):
         return None
     bid, player = (first, second) if bidlike(first) else (second, first)
     try:

@@ -147,3 +147,38 @@ def test_a_short_form_typed_outside_play_reads_as_a_hand_command():
     assert hand_line(["tabel"], bids) is None
     assert hand_line(["nap", "three", "5"], bids) is None  # which is the player?
     assert hand_line(["nap", "ann", "twice"], bids) is None
+
+
+@pytest.mark.parametrize(
+    ("line", "restated"),
+    [
+        ("nap four --by Cat --tricks 4", "--by"),  # two bids: the option would pick the bidder
+        ("nap 3 --by cat --made", "--by"),
+        ("nap ann 5 --tricks 2", "--tricks"),  # 5 tricks or 2?
+        ("nap ann made --failed", "--failed"),
+        ("ann four --by Cat --tricks 4", "--by"),  # Ann or Cat?
+        ("four zzz -b cat -t 4", "-b"),
+        ("4 dan revoke eve --revoke=ann", "--revoke=ann"),
+    ],
+)
+def test_a_short_form_with_an_option_that_says_it_again_is_refused(line, restated):
+    """The command line keeps the last of two --by or --tricks: the deal would be a guess."""
+    with pytest.raises(NapError, match=f"so {restated} after .* would say it twice"):
+        read(line)
+
+
+def test_a_misspelt_command_is_named_not_taken_for_a_bidder():
+    with pytest.raises(
+        NapError, match="'hnad' is not a command, a bid or a player; did you mean hand"
+    ):
+        read("hnad four --by Ben --tricks 4")
+    with pytest.raises(NapError, match="did you mean table"):
+        read("tabel")
+    with pytest.raises(NapError, match="did you mean amend"):
+        read("ammend 1 --tricks 3")
+
+
+def test_a_short_form_hint_outside_play_needs_a_line_that_is_only_a_short_form():
+    bids = {"nap", "three", "four"}
+    assert hand_line(["hnad", "four", "--by", "Ann", "--tricks", "4"], bids) is None
+    assert hand_line(["four", "ann", "--by", "Cat", "--tricks", "4"], bids) is None

@@ -78,6 +78,8 @@ def deal_hint(words: list[str], message: str) -> str:
     typed = words[1:] if words[:1] == ["hand"] else words
     if not typed or not (message.startswith("No such command") or words[:1] == ["hand"]):
         return message
+    if "Did you mean" in message:  # a misspelt command (`hnad`, `ammend`), not a deal
+        return message
     line = hand_line(typed, all_bid_words())
     if line is None:
         return message

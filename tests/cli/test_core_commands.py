@@ -134,6 +134,10 @@ def test_a_short_form_outside_play_points_to_hand_and_its_options(nap):
     )
     assert "`napledger hand nap --by Ann --tricks 5`" in nap.fails("hand nap Ann 5", code=2)
     assert nap.fails("tabel", code=2) == "Error: No such command 'tabel'. Did you mean 'table'?"
+    assert nap.fails("ammend 1 --tricks 3", code=2) == (
+        "Error: No such command 'ammend'. Did you mean 'amend', 'hand'?"
+    )
+    assert "hand four --by Ann" not in nap.fails("hnad four --by Ann --tricks 4", code=2)
     assert nap.json("table --json")["hands"] == 0
 
 
