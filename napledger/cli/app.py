@@ -546,11 +546,12 @@ def close(
     from napledger.cli import render
 
     plan = None
-    if not yes and sys.stdin.isatty():
+    if not yes and sys.stdin is not None and sys.stdin.isatty():
         # Asked outside any transaction: a question left unanswered holds no lock.
         with book(ctx, write=False) as tx:
             plan = tx.session(session).close_plan(pot)
-        if not typer.confirm(render.close_question(plan), default=False):
+        # On stderr, as an error would be: `close > log` still shows the question.
+        if not typer.confirm(render.close_question(plan), default=False, err=True):
             typer.echo(f"{plan.session} stays open.")
             return
     confirmed = plan

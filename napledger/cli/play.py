@@ -208,6 +208,8 @@ def play(ctx: typer.Context, session: SessionOpt = None) -> None:
     loop = Loop(ctx, session)
     if session is not None:
         load_view(ctx, session)  # a session that does not exist is refused before the loop
+    if sys.stdin is None:  # started with its input closed (`<&-`): nothing to read
+        raise NapError("play reads lines from a terminal or a file, and its input is closed")
     interactive = sys.stdin.isatty()
     loop.run(interactive)
     if loop.failed and not interactive:

@@ -170,3 +170,27 @@ def test_a_short_form_contradicted_by_an_option_records_nothing(nap):
     assert [e.split(":")[1].strip() for e in errors] == ["line 1", "line 2", "line 3"]
     assert "did you mean hand" in errors[2]
     assert nap.json("table --json")["hands"] == 0
+
+
+def test_commands_started_with_their_input_closed_give_one_line(nap):
+    """`napledger play <&-` from a script: no terminal, no file, and no traceback either."""
+    import subprocess
+    import sys
+
+    start(nap)
+
+    def run(command):
+        return subprocess.run(
+            ["sh", "-c", f'exec "$0" -m napledger {command} <&-', sys.executable],
+            capture_output=True,
+            text=True,
+        )
+
+    played = run("play")
+    assert (played.returncode, played.stderr) == (
+        1,
+        "Error: play reads lines from a terminal or a file, and its input is closed\n",
+    )
+    closed = run("close")  # no terminal to ask in: it closes, as a script would expect
+    assert closed.returncode == 0 and closed.stderr == ""
+    assert nap.json("table --json")["session"]["closed"]
