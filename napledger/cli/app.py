@@ -312,7 +312,19 @@ TricksOpt = Annotated[
     int | None,
     typer.Option("--tricks", "-t", metavar="N", help="Tricks the bidder took.", parser=counted),
 ]
-DealNumberArg = Annotated[int, typer.Argument(metavar="N", help="Deal number.", parser=counted)]
+
+
+def deal_number(text: str) -> int:
+    """A deal's number; `2.2` (how `hands` lists deal 2 once corrected) means deal 2."""
+    number, dot, revision = text.strip().partition(".")
+    if dot and number and revision.isascii() and revision.isdigit():
+        raise typer.BadParameter(
+            f"{text.strip()} is deal {number} as corrected: give the deal's number, {number}"
+        )
+    return counted(text)
+
+
+DealNumberArg = Annotated[int, typer.Argument(metavar="N", help="Deal number.", parser=deal_number)]
 MadeOpt = Annotated[bool, typer.Option("--made", help="The bid was made.")]
 FailedOpt = Annotated[bool, typer.Option("--failed", help="The bid failed.")]
 RevokeOpt = Annotated[

@@ -451,7 +451,15 @@ class Book:
     def leave(self, row: SessionRow, name: str) -> str:
         seating = list(self.seating(row))
         rules = self.rules(row)
-        player = match_player(name, seating)
+        try:
+            player = match_player(name, seating, "at the table")
+        except NapError as unknown:
+            gone = [p for p in self.everyone(row) if p not in seating]
+            try:
+                player = match_player(name, gone)
+            except NapError:
+                raise unknown from None
+            raise NapError(f"{player} has already left the table") from None
         if len(seating) <= rules.min_players:
             raise NapError(f"{rules.name} needs at least {rules.min_players} players")
         self._roster(
@@ -571,8 +579,8 @@ class Book:
 def still_open(row: SessionRow) -> SessionRow:
     if row.closed_at is not None:
         raise NapError(
-            f"session {row.name!r} is closed; `napledger reopen` takes the close back, "
-            "`napledger new` starts another"
+            f"session {row.name!r} is closed; `reopen` takes the close back "
+            "(unless its pot was carried on), `new` starts another"
         )
     return row
 

@@ -175,3 +175,20 @@ def test_sessions_at_80_columns_keeps_every_name_and_state_whole(nap, db_path):
     rows = [line.split() for line in run.stdout.splitlines()]
     assert ["1", "evening-20261202-121500", "closed", "classic"] in [r[:4] for r in rows]
     assert ["2", "friday-the-twelfth-of-december", "open"] in [r[1:4] for r in rows]
+
+
+def test_leaving_twice_says_the_player_has_left_not_that_nobody_is_called_so(nap):
+    nap("new s --players Ann,Ben,Cat,Dan")
+    nap("leave Ann")
+    assert nap.fails("leave ann") == "Error: Ann has already left the table"
+    assert nap.fails("leave zed").startswith("Error: no player 'zed' at the table")
+
+
+def test_a_corrected_deals_listed_number_points_to_its_deal_number(nap):
+    nap("new s --players Ann,Ben,Cat")
+    nap("hand 3 --by ann --made")
+    nap("amend 1 --failed")
+    assert nap.fails("amend 1.2 --made", code=2) == (
+        "Error: Invalid value for 'N': 1.2 is deal 1 as corrected: give the deal's number, 1"
+    )
+    assert [d["status"] for d in nap.json("hands --json")] == ["replaced", "live"]

@@ -121,7 +121,7 @@ def test_reopen_takes_back_a_close_and_keeps_it_voided_in_the_record(nap, db_pat
     nap("pass")
     open_chips = nap.chips()
     nap("close --pot b")
-    assert "`napledger reopen`" in nap.fails("hand 3 --by A --made")
+    assert "`reopen` takes the close back" in nap.fails("hand 3 --by A --made")
     out = nap("reopen").stdout
     assert "Session x reopened" in out and "Next to deal: B" in out
     assert nap.chips() == open_chips and nap.json("table --json")["pot"] == 3
