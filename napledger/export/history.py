@@ -18,11 +18,12 @@ from napledger.export.sheet import MONEY, Column, Sheet, width_of
 PROGRESS_EVERY = 500  # deals between two progress calls
 _NAME_CAP = 16  # characters of a name column on the Deals sheet
 
+# Sessions are named as the reader knows them (their ids appear nowhere else).
 DEAL_COLUMNS = (
-    Column("Session", numeric=True),
+    Column("Session"),
     Column("Deal", numeric=True),
     Column("Revision", numeric=True),
-    Column("Status"),
+    Column("Status", indent=True),  # clear of the revision number to its left
     Column("Dealer"),
     Column("Bidder"),
     Column("Bid"),
@@ -32,18 +33,18 @@ DEAL_COLUMNS = (
     Column("Purchases"),
     Column("Pot after", CHIPS),
     Column("Recorded at", DATETIME),
-    Column("Note"),
+    Column("Note", indent=True),  # clear of the time to its left
 )
 LEDGER_COLUMNS = (
-    Column("Session", numeric=True),
+    Column("Session"),
     Column("Deal", numeric=True),
     Column("Revision", numeric=True),
-    Column("Payer"),
+    Column("Payer", indent=True),
     Column("Payee"),
     Column("Chips", CHIPS),
     Column("Money", MONEY),
 )
-BALANCE_COLUMNS = (Column("Session", numeric=True), Column("Deal", numeric=True))
+BALANCE_COLUMNS = (Column("Session"), Column("Deal", numeric=True))
 
 
 @dataclass
@@ -99,9 +100,12 @@ def write_history(
             Column(f"{player} total", CHIPS),
         ]
     balance_columns = [*BALANCE_COLUMNS, *(Column(p, CHIPS) for p in players)]
-    deals.set_widths(_deal_widths(sessions, deal_columns))
-    ledger.set_widths(_ledger_widths(sessions))
-    balance.set_widths(width_of(c.header) + 3 for c in balance_columns)
+    deals.set_widths(_deal_widths(sessions, deal_columns), deal_columns)
+    ledger.set_widths(_ledger_widths(sessions), LEDGER_COLUMNS)
+    balance.set_widths(
+        [_session_width(sessions), *(width_of(c.header) + 3 for c in balance_columns[1:])],
+        balance_columns,
+    )
     deals.begin_table("DealsTable", deal_columns)
     ledger.begin_table("LedgerTable", LEDGER_COLUMNS)
     balance.begin_table("BalanceTable", balance_columns)
@@ -134,7 +138,7 @@ def _write_session(
     def balance_row(number: int, seated: Sequence[str]) -> None:
         # Nothing (a gap in the chart, not a flat 0) for whoever was not at the table.
         balance.append(
-            [session.id, number, *(totals.get(p) if p in seated else None for p in players)]
+            [session.name, number, *(totals.get(p) if p in seated else None for p in players)]
         )
 
     block = BalanceBlock(session, balance.rows + 1, balance.rows + 1)
@@ -189,7 +193,7 @@ def _deal_values(
     """
     purchases = ", ".join(f"{name} {cards}" for name, cards in deal.purchases)
     values: list[object] = [
-        session.id,
+        session.name,
         deal.number,
         deal.revision,
         deal.status,
@@ -232,7 +236,7 @@ class _Transfers:
             row = self._next
             self._sheet.append(
                 [
-                    session.id,
+                    session.name,
                     "close" if row.deal is None else row.deal,
                     row.revision,
                     row.payer,
@@ -254,7 +258,7 @@ def _deal_widths(sessions: Sequence[SessionExport], columns: Sequence[Column]) -
     name = min(max((len(p) for s in sessions for p in s.players), default=6), _NAME_CAP)
     bid = max((len(st.bid) for s in sessions for st in s.stakes), default=6)
     guesses = {
-        "Session": 7,
+        "Session": _session_width(sessions),
         "Deal": 5,
         "Revision": 8,
         "Status": len("replaced"),
@@ -273,7 +277,12 @@ def _deal_widths(sessions: Sequence[SessionExport], columns: Sequence[Column]) -
     return [guesses.get(c.header, 8) + 1 for c in columns]
 
 
+def _session_width(sessions: Sequence[SessionExport]) -> int:
+    """A session's name, cut at the column's edge past a point (it is repeated on every page)."""
+    return min(max((len(s.name) for s in sessions), default=7), _NAME_CAP)
+
+
 def _ledger_widths(sessions: Sequence[SessionExport]) -> list[float]:
     name = max((len(p) for s in sessions for p in s.players), default=6)
-    guesses = {"Payer": name, "Payee": name, "Money": 12}
+    guesses = {"Session": _session_width(sessions), "Payer": name, "Payee": name, "Money": 12}
     return [max(width_of(c.header) + 3, guesses.get(c.header, 6) + 1) for c in LEDGER_COLUMNS]

@@ -21,6 +21,7 @@ from napledger.export.style import (
     FAMILY,
     HEADER,
     HEADER_FILL,
+    HEADER_INDENT,
     HEADER_LEFT,
     HEADER_RIGHT,
     HEADING,
@@ -35,6 +36,9 @@ MAX_ROWS = 1_048_576  # Excel opens no sheet longer than this
 _NONE = "(none)"
 _MIN_WIDTH, _MAX_WIDTH = 6.0, 50.0
 _FILTER_BUTTON = 3.0  # header cells of a table also hold the filter drop-down
+# Room beside a header's longest word: bold letters, the cell's own margins, and a
+# little space from the next column's header.
+_WORD_ROOM = 2.0
 
 
 if TYPE_CHECKING:  # a private module of openpyxl, needed only for annotations
@@ -72,7 +76,15 @@ class Sheet:
         self._columns: Sequence[Column] = ()
         self._table: tuple[str, int, list[str]] | None = None
 
-    def set_widths(self, widths: Iterable[float]) -> None:
+    def set_widths(self, widths: Iterable[float], columns: Sequence[Column] = ()) -> None:
+        """Column widths in characters; each at least as wide as its header's longest word.
+
+        A header longer than its column wraps at spaces, but a word longer than the
+        column is broken mid-word ("Deale / r"), so ``columns`` widen where they need to.
+        """
+        widths = list(widths)
+        for index, column in enumerate(columns[: len(widths)]):
+            widths[index] = max(widths[index], header_room(column.header))
         self._widths = [min(max(width, _MIN_WIDTH), _MAX_WIDTH) for width in widths]
         for index, width in enumerate(self._widths, 1):
             self.ws.column_dimensions[get_column_letter(index)].width = width
@@ -109,7 +121,7 @@ class Sheet:
         """A header row: bold on a fill, the headers of numbers aligned right like them."""
         texts = headers or [clean_text(c.header) for c in columns]
         cells = [
-            self.cells.text(text, font=HEADER, align=HEADER_RIGHT if c.right else HEADER_LEFT)
+            self.cells.text(text, font=HEADER, align=_header_alignment(c))
             for text, c in zip(texts, columns, strict=True)
         ]
         for cell in cells:
@@ -194,11 +206,23 @@ class Sheet:
         self.rows += 1
 
 
+def _header_alignment(column: Column) -> Alignment:
+    if column.right:
+        return HEADER_RIGHT
+    # Set in like its text, so it does not run on from a right-aligned header beside it.
+    return HEADER_INDENT if column.indent else HEADER_LEFT
+
+
 def _body_alignment(column: Column, value: object) -> Alignment | None:
     if column.indent:
         return INDENT
     # A word in a column of numbers ("no tricks") sits where the numbers do.
     return RIGHT if column.right and isinstance(value, str) else None
+
+
+def header_room(header: str) -> float:
+    """The width a header's column needs so that wrapping never breaks one of its words."""
+    return max((len(word) for word in header.split()), default=0) + _WORD_ROOM
 
 
 def _lines(text: str, width: float) -> int:

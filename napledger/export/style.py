@@ -26,3 +26,4 @@ INDENT = Alignment(horizontal="left", indent=1)
 # Headers wrap when longer than their column, and sit on the row's bottom line.
 HEADER_LEFT = Alignment(horizontal="left", vertical="bottom", wrap_text=True)
 HEADER_RIGHT = Alignment(horizontal="right", vertical="bottom", wrap_text=True)
+HEADER_INDENT = Alignment(horizontal="left", vertical="bottom", wrap_text=True, indent=1)

@@ -174,7 +174,10 @@ def _name_width(sessions: Sequence[SessionExport]) -> float:
 
 def write_rules(sheet: Sheet, sessions: Sequence[SessionExport]) -> None:
     """Each set of rules once, with the sessions played under it and what it does to the pot."""
-    sheet.set_widths([22.0, 10.0, 13.0, 16.0, 16.0, 60.0])
+    # The two stake headers wrap onto two lines: "Made: each / opponent pays" and
+    # "Failed: pays / each opponent". At 16 characters "Failed: pays each" fitted a
+    # line, right-aligned against the column's left edge, and ran on from its neighbour.
+    sheet.set_widths([22.0, 10.0, 13.0, 13.0, 13.0, 60.0], STAKE_COLUMNS)
     groups: dict[tuple[object, ...], list[SessionExport]] = {}
     for s in sessions:
         same = (s.variant, s.stakes, tuple(sorted(s.settings.items())), tuple(s.absent.items()))

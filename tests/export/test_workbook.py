@@ -312,7 +312,7 @@ def test_deal_row_shows_what_happened(tmp_path: Path) -> None:
     wb = openpyxl.load_workbook(write(tmp_path, evening()))
     rows = table_rows(wb["Deals"], "DealsTable")
     amended = {k: c.value for k, c in rows[2].items()}
-    assert amended["Session"] == 7
+    assert amended["Session"] == "Friday nap"  # its name, as the reader knows it
     assert amended["Dealer"] == amended["Bidder"] == "Bob"
     assert amended["Bid"] == "nap"
     assert amended["Outcome"] == "made (5 tricks)"
@@ -332,21 +332,32 @@ def test_sessions_keep_their_own_totals_and_players(tmp_path: Path) -> None:
     rows = table_rows(wb["Deals"], "DealsTable")
     assert len(rows) == 10
     last_of_second = rows[-2]  # the last live deal; the final row is voided
-    assert last_of_second["Session"].value == 8
+    assert last_of_second["Session"].value == "Saturday"
     assert (last_of_second["Ann total"].value, last_of_second["Dan total"].value) == (-5, 16)
     assert last_of_second["Bob total"].value is None  # Bob did not sit on Saturday
     assert rows[0]["Dan total"].value is None
     balance = table_rows(wb["Balance"], "BalanceTable")
     assert [(r["Session"].value, r["Deal"].value) for r in balance] == [
-        (7, 0),
-        (7, 1),
-        (7, 2),
-        (7, 3),
-        (8, 0),
-        (8, 1),
-        (8, 2),
-        (8, 3),
+        ("Friday nap", 0),
+        ("Friday nap", 1),
+        ("Friday nap", 2),
+        ("Friday nap", 3),
+        ("Saturday", 0),
+        ("Saturday", 1),
+        ("Saturday", 2),
+        ("Saturday", 3),
     ]
+    ledger = table_rows(wb["Ledger"], "LedgerTable")
+    assert {r["Session"].value for r in ledger} == {"Friday nap", "Saturday"}
+
+
+def test_a_session_name_that_looks_like_a_formula_stays_text(tmp_path: Path) -> None:
+    name = '=HYPERLINK("http://x","friday")'
+    wb = openpyxl.load_workbook(write(tmp_path, evening(name=name)))
+    for sheet, table in (("Deals", "DealsTable"), ("Ledger", "LedgerTable")):
+        cells = [r["Session"] for r in table_rows(wb[sheet], table)]
+        assert cells and all(c.value == name and c.data_type == "s" for c in cells), sheet
+        assert all(c.quotePrefix for c in cells)  # stays text even after an edit
 
 
 def test_a_change_for_someone_not_at_the_table_is_refused(tmp_path: Path) -> None:
@@ -472,6 +483,41 @@ def test_columns_are_wide_enough_for_their_text(tmp_path: Path) -> None:
     # Deals is printed: a name column is wide enough for most names, not for any.
     assert deals.column_dimensions["E"].width >= 16  # Dealer
     assert deals.column_dimensions["H"].width >= len("made (5 tricks)")  # Outcome
+
+
+def test_no_header_is_broken_inside_a_word(tmp_path: Path) -> None:
+    """Short names make narrow columns; a header wraps at its spaces, never mid-word.
+
+    Seen in LibreOffice: "Deale / r", "Purch / ases". Each column is at least its
+    header's longest word wide, with room for bold letters and the cell's margins.
+    """
+    wb = openpyxl.load_workbook(write(tmp_path, evening(("Al", "Bo", "Cy"), name="Fri")))
+    for title in ("Deals", "Ledger", "Balance", "Rules"):
+        ws = wb[title]
+        for table in ws.tables.values():
+            for cell in ws[table.ref.split(":")[0][1:]]:
+                if cell.value is None:
+                    continue
+                longest = max(len(word) for word in str(cell.value).split())
+                width = ws.column_dimensions[cell.column_letter].width
+                assert width >= longest + 2, (title, cell.value, width)
+                assert cell.alignment.wrap_text, (title, cell.value)
+
+
+def test_text_beside_a_right_aligned_column_is_set_in(tmp_path: Path) -> None:
+    """ "Revision" and "Recorded at" sit right, against the text column after them:
+    without an indent the headers read "Revision Status", "Recorded at Note"."""
+    wb = openpyxl.load_workbook(write(tmp_path, evening()))
+    for sheet, table, columns in (
+        ("Deals", "DealsTable", ("Status", "Note")),
+        ("Ledger", "LedgerTable", ("Payer",)),
+    ):
+        header = {c.value: c for c in wb[sheet][1]}
+        rows = table_rows(wb[sheet], table)
+        for name in columns:
+            assert header[name].alignment.indent == 1, name
+            body = [r[name] for r in rows if r[name].value is not None]
+            assert body and all(c.alignment.indent == 1 for c in body), name
 
 
 def test_rules_sheet_has_each_sessions_stakes_and_settings(tmp_path: Path) -> None:
@@ -795,7 +841,8 @@ def test_a_header_longer_than_its_column_wraps_onto_a_taller_row(tmp_path: Path)
     deals = wb["Deals"]
     header = {c.value: c for c in deals[1]}
     assert header[f"{name} change"].alignment.wrap_text
-    assert deals.row_dimensions[1].height == 45  # "=HYPERLINK(" / '"Cat")' / "change"
+    # The column is as wide as the name, so the header wraps only at its space.
+    assert deals.row_dimensions[1].height == 30  # '=HYPERLINK("Cat")' / "change"
 
 
 def test_a_setting_the_game_does_not_have_shows_a_dash_and_the_reason(tmp_path: Path) -> None:
