@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from openpyxl.chart import LineChart, Reference, Series
 from openpyxl.chart.data_source import StrRef
-from openpyxl.chart.marker import Marker
+from openpyxl.chart.marker import DataPoint, Marker
 from openpyxl.chart.series import SeriesLabel
 from openpyxl.utils import get_column_letter, quote_sheetname
 from openpyxl.worksheet.pagebreak import Break
@@ -41,6 +41,7 @@ _ROWS_PER_PAGE = 28  # default rows are 0.53 cm: a spare row and 13 cm of chart,
 _DEAL_COLUMN = 2
 _LABELS = 40  # at most this many deal numbers along the axis, so they stay readable
 _MARKERS_UP_TO = 60  # points; past this, markers only clutter the line
+_MARKER_SIZE = 6
 
 
 def add_charts(
@@ -73,7 +74,7 @@ def _balance_chart(data_ws: WriteOnlyWorksheet, block: BalanceBlock) -> LineChar
     chart.y_axis.delete = False
     chart.x_axis.axPos = "b"  # openpyxl puts the deal axis on the left by default
     chart.x_axis.tickLblPos = "low"  # along the bottom, not across the plot at zero
-    points = block.last_row - block.first_row + 1
+    points = block.points
     skip = max(1, math.ceil(points / _LABELS))
     chart.x_axis.tickLblSkip = skip
     chart.x_axis.tickMarkSkip = skip
@@ -81,14 +82,25 @@ def _balance_chart(data_ws: WriteOnlyWorksheet, block: BalanceBlock) -> LineChar
     chart.display_blanks = "gap"
     rows = {"min_row": block.first_row, "max_row": block.last_row}
     sheet = quote_sheetname(data_ws.title)
-    for column in block.columns.values():
+    for player, column in block.columns.items():
         values = Reference(data_ws, min_col=column, max_col=column, **rows)
         series = Series(values)
         letter = get_column_letter(column)
         series.tx = SeriesLabel(strRef=StrRef(f"{sheet}!${letter}$1"))
         series.smooth = False
-        if points > _MARKERS_UP_TO:
+        # Markers named outright: LibreOffice draws none for a line series by default.
+        if points <= _MARKERS_UP_TO:
+            series.marker = _marker()
+        else:
             series.marker = Marker(symbol="none")
+            # A point with a gap on both sides (one deal sat in) has no line to show it.
+            series.dPt = [
+                DataPoint(idx=i, marker=_marker()) for i in block.isolated.get(player, ())
+            ]
         chart.series.append(series)
     chart.set_categories(Reference(data_ws, min_col=_DEAL_COLUMN, max_col=_DEAL_COLUMN, **rows))
     return chart
+
+
+def _marker() -> Marker:
+    return Marker(symbol="circle", size=_MARKER_SIZE)

@@ -55,6 +55,13 @@ class BalanceBlock:
     first_row: int
     last_row: int
     columns: dict[str, int] = field(default_factory=dict)  # player -> column number
+    # Points (0 is the first row) a player has with a gap on both sides, as when they sat
+    # in for one deal: a line draws nothing there, so the chart marks them.
+    isolated: dict[str, list[int]] = field(default_factory=dict)
+
+    @property
+    def points(self) -> int:
+        return self.last_row - self.first_row + 1
 
 
 @dataclass
@@ -135,13 +142,22 @@ def _write_session(
     totals = dict.fromkeys(session.players, 0)
     transfers = _Transfers(session, ledger, fmt)
 
+    block = BalanceBlock(session, balance.rows + 1, balance.rows + 1)
+    # Who has a point in the row before the last one written, and in the last one.
+    before: set[str] = set()
+    last: set[str] = set()
+
     def balance_row(number: int, seated: Sequence[str]) -> None:
+        nonlocal before, last
+        now = set(seated)
+        for player in last - before - now:  # the last row's point stands alone
+            block.isolated.setdefault(player, []).append(balance.rows - block.first_row)
+        before, last = last, now
         # Nothing (a gap in the chart, not a flat 0) for whoever was not at the table.
         balance.append(
             [session.name, number, *(totals.get(p) if p in seated else None for p in players)]
         )
 
-    block = BalanceBlock(session, balance.rows + 1, balance.rows + 1)
     first_player_column = len(BALANCE_COLUMNS) + 1
     block.columns = {p: first_player_column + i for i, p in enumerate(players) if p in seated}
     first = next((d for d in session.deals if d.status == "live"), None)
@@ -169,6 +185,8 @@ def _write_session(
         tick.deal_written()
     transfers.write_through(None)
     block.last_row = balance.rows
+    for player in last - before:
+        block.isolated.setdefault(player, []).append(block.points - 1)
     history.blocks.append(block)
     return live_count
 

@@ -643,6 +643,57 @@ def test_a_player_not_at_the_table_is_a_gap_not_zero(tmp_path: Path) -> None:
     assert dan == [(1, None), (2, 9)]
 
 
+def sat_in_once(deals: int, at: int) -> SessionExport:
+    """Ann, Bob and Cat play ``deals`` deals; Dan sits in for deal ``at`` only."""
+    a, b, c, d = ("Ann", "Bob", "Cat", "Dan")
+    rows = [
+        deal(n, 1, "live", seated=(a, b, c, d), changes={a: -1, b: -1, c: -1, d: 3})
+        if n == at
+        else deal(n, 1, "live", seated=(a, b, c), changes={a: 2, b: -1, c: -1})
+        for n in range(1, deals + 1)
+    ]
+    return dataclasses.replace(
+        evening(), players=(a, b, c, d), deals=rows, ledger=[], chips={}, pot=0
+    )
+
+
+def series_xml(chart: str) -> dict[str, str]:
+    """Each series' XML by its title cell, empty elements written ``<a/>``."""
+    chart = chart.replace(" />", "/>")
+    return {
+        found.group(1): found.group(0)
+        for found in re.finditer(r"<ser>.*?<tx><strRef><f>([^<]*)</f>.*?</ser>", chart)
+    }
+
+
+def test_a_short_chart_marks_every_point_so_one_deal_sat_in_shows(tmp_path: Path) -> None:
+    """Dan's one point has a gap on both sides: a line alone draws nothing there."""
+    chart = chart_xml(write(tmp_path, sat_in_once(6, at=3)))
+    series = series_xml(chart)
+    assert len(series) == 4
+    for title, xml in series.items():
+        assert re.search(r'<marker><symbol val="circle"/><size val="\d+"/>', xml), title
+
+
+@pytest.mark.parametrize(
+    ("at", "marked"),
+    [(40, [40]), (70, [70]), (1, [])],  # deal 1: a line from the start, nothing alone
+)
+def test_a_long_chart_marks_only_the_points_that_stand_alone(
+    tmp_path: Path, at: int, marked: list[int]
+) -> None:
+    """Past 60 points markers would clutter the lines; a lone point still gets one."""
+    chart = chart_xml(write(tmp_path, sat_in_once(70, at=at)))
+    series = series_xml(chart)
+    dan = series["'Balance'!$F$1"]
+    assert '<symbol val="none"/>' in dan  # no markers along the line...
+    points = re.findall(r"<dPt>.*?</dPt>", dan)  # ...but one where a point stands alone
+    assert [int(re.findall(r'<idx val="(\d+)"/>', p)[0]) for p in points] == marked
+    assert all('<symbol val="circle"/>' in p for p in points)
+    for title in ("'Balance'!$C$1", "'Balance'!$D$1", "'Balance'!$E$1"):
+        assert "<dPt>" not in series[title], title
+
+
 def test_one_chart_a_page(tmp_path: Path) -> None:
     path = write(tmp_path, *(evening(id=n) for n in (1, 2, 3)))
     ws = openpyxl.load_workbook(path)["Chart"]
