@@ -26,8 +26,9 @@ from openpyxl.chart.series import SeriesLabel
 from openpyxl.utils import get_column_letter, quote_sheetname
 from openpyxl.worksheet.pagebreak import Break
 
-from napledger.export.cells import xml_safe
+from napledger.export.cells import CellMaker, clean_text, xml_safe
 from napledger.export.history import BalanceBlock
+from napledger.export.style import NOTE
 
 if TYPE_CHECKING:  # a private module of openpyxl, needed only for annotations
     from openpyxl.worksheet._write_only import WriteOnlyWorksheet
@@ -47,20 +48,33 @@ _MARKER_SIZE = 6
 def add_charts(
     chart_ws: WriteOnlyWorksheet, data_ws: WriteOnlyWorksheet, blocks: Sequence[BalanceBlock]
 ) -> int:
-    """Anchor one chart per session that has players, a page each; returns how many."""
+    """Anchor one chart per session with deals to draw, a page each; returns how many.
+
+    A session with no deal that counts would get a chart of one point at 0 on a
+    meaningless axis ("1, 1, 0"): a line at the top of the sheet names it instead.
+    """
     chart_ws.column_dimensions["A"].width = _COLUMN_WIDTH
-    added = 0
-    for block in blocks:
-        if not block.columns:
-            continue  # a chart without series is a file Excel asks to repair
+    cells = CellMaker(chart_ws)
+    # A chart without series is a file Excel asks to repair: a session without players
+    # gets no chart either.
+    drawn = [b for b in blocks if b.columns and b.points > 1]
+    empty = [b.session.name for b in blocks if b.columns and b.points == 1]
+    if not drawn and not empty:
+        chart_ws.append([cells.text("No session with players: nothing to draw.", font=NOTE)])
+        return 0
+    first = 1
+    if empty:
+        note = f"No chart for {', '.join(empty)}: no deals to draw."
+        chart_ws.append([cells.text(clean_text(note), font=NOTE)])
+        first = 3  # the note, a spare row, then the first chart
+    for added, block in enumerate(drawn):
         if added:
-            chart_ws.row_breaks.append(Break(id=added * _ROWS_PER_PAGE))
+            chart_ws.row_breaks.append(Break(id=first - 1 + added * _ROWS_PER_PAGE))
         # One spare row after the break: Excel puts a break above its row, LibreOffice
         # below it, and either way the chart starts on its own page.
-        top = 1 + added * _ROWS_PER_PAGE + (1 if added else 0)
+        top = first + added * _ROWS_PER_PAGE + (1 if added else 0)
         chart_ws.add_chart(_balance_chart(data_ws, block), f"A{top}")
-        added += 1
-    return added
+    return len(drawn)
 
 
 def _balance_chart(data_ws: WriteOnlyWorksheet, block: BalanceBlock) -> LineChart:

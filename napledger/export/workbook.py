@@ -219,8 +219,7 @@ def _fill(
     history = write_history(sessions, deals, ledger, balance, progress)
     write_summary(summary, sessions, history.live_deals)
     write_rules(rules, sessions)
-    if not add_charts(chart_ws, balance.ws, history.blocks):
-        chart_ws.append(["No session with players: nothing to draw."])
+    add_charts(chart_ws, balance.ws, history.blocks)
 
 
 def _abandon(wb: Workbook) -> None:

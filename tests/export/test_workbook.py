@@ -704,6 +704,37 @@ def test_one_chart_a_page(tmp_path: Path) -> None:
     assert rows == [0, 29, 57]  # each chart starts a row after a page break
 
 
+def chart_anchor_rows(path: Path) -> list[int]:
+    with zipfile.ZipFile(path) as archive:
+        names = [n for n in archive.namelist() if n.startswith("xl/drawings/drawing")]
+        drawing = archive.read(names[0]).decode() if names else ""
+    return [int(r) for r in re.findall(r"<from><col>0</col><colOff>0</colOff><row>(\d+)", drawing)]
+
+
+def test_a_session_with_no_deals_gets_a_line_not_an_empty_chart(tmp_path: Path) -> None:
+    """A chart of one point at 0 had a y axis of "1, 1, 0": the session is named instead."""
+    empty = evening(id=8, name="Saturday", deals=[], ledger=[])
+    voided = evening(id=9, name="Sunday", deals=[deal(1, 1, "voided", changes={})], ledger=[])
+    path = write(tmp_path, evening(id=1), empty, evening(id=2, name="Monday"), voided)
+    ws = openpyxl.load_workbook(path)["Chart"]
+    assert ws["A1"].value == "No chart for Saturday, Sunday: no deals to draw."
+    assert ws["A1"].data_type == "s"
+    titles = [re.search(r"Running balance: ([^<]*)<", chart_xml(path, n)) for n in (1, 2)]
+    assert [t.group(1) for t in titles if t] == ["Friday nap", "Monday"]
+    with zipfile.ZipFile(path) as archive:
+        assert len([n for n in archive.namelist() if n.startswith("xl/charts/chart")]) == 2
+    # The note and a spare row, then a chart a page, as before.
+    assert chart_anchor_rows(path) == [2, 31]
+    assert [b.id for b in ws.row_breaks.brk] == [30]
+
+
+def test_an_evening_with_no_deals_at_all_has_no_chart(tmp_path: Path) -> None:
+    path = write(tmp_path, evening(deals=[], ledger=[]))
+    ws = openpyxl.load_workbook(path)["Chart"]
+    assert ws["A1"].value == "No chart for Friday nap: no deals to draw."
+    assert chart_anchor_rows(path) == []
+
+
 # --- Looks and printing ------------------------------------------------------------------
 
 
