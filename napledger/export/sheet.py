@@ -39,6 +39,7 @@ _FILTER_BUTTON = 3.0  # header cells of a table also hold the filter drop-down
 # Room beside a header's longest word: bold letters, the cell's own margins, and a
 # little space from the next column's header.
 _WORD_ROOM = 2.0
+_INDENT_ROOM = 2.0  # an indent of one, as LibreOffice draws it
 
 
 if TYPE_CHECKING:  # a private module of openpyxl, needed only for annotations
@@ -85,6 +86,8 @@ class Sheet:
         widths = list(widths)
         for index, column in enumerate(columns[: len(widths)]):
             widths[index] = max(widths[index], header_room(column.header))
+            if column.indent:  # the indent takes room from the text ("replaced" touched "Dan")
+                widths[index] += _INDENT_ROOM
         self._widths = [min(max(width, _MIN_WIDTH), _MAX_WIDTH) for width in widths]
         for index, width in enumerate(self._widths, 1):
             self.ws.column_dimensions[get_column_letter(index)].width = width

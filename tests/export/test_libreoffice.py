@@ -152,3 +152,32 @@ def test_every_page_says_whose_evening_it_is_and_which_page(printed: dict[str, A
     for number, page in enumerate(printed["pages"], 1):
         assert "Nap evening: early, late" in page
         assert f"Page {number} of {total}" in page
+
+
+def sheet_pages(printed: dict[str, Any], sheet: str) -> list[str]:
+    """The printed pages of one sheet (its name is at the top right of each)."""
+    return [p for p in printed["pages"] if re.search(rf"^.*\S\s+{sheet}\s*$", p, re.MULTILINE)]
+
+
+def test_deals_name_each_rows_session_and_no_header_breaks_mid_word(
+    printed: dict[str, Any],
+) -> None:
+    deals = sheet_pages(printed, "Deals")
+    assert deals
+    first = deals[0]
+    # Each row starts with its session's name, not an id the reader never sees elsewhere.
+    assert re.search(r"^\s*early\s+1\s+1\s+live", first, re.MULTILINE), first
+    assert not re.search(r"^\s*\d+\s+\d+\s+\d+\s+live", first, re.MULTILINE)
+    text = "\n".join(deals)
+    for word in ("Dealer", "Bidder", "Revoker", "Purchases", "Revision", "Status", "Note"):
+        assert re.search(rf"\b{word}\b", text), word  # whole, not "Deale" over "r"
+    # Side by side, headers and cells keep a space between them (text set in after a
+    # right-aligned column; "replaced" used to touch the dealer's name).
+    assert re.search(r"Revision {2,}Status", first), first
+    assert not re.search(r"Recorded at Note|replaced \S", text)
+
+
+def test_the_rules_stake_headers_do_not_run_into_each_other(printed: dict[str, Any]) -> None:
+    (rules,) = sheet_pages(printed, "Rules")
+    assert re.search(r"Made: each {2,}Failed: pays", rules), rules
+    assert not re.search(r"each Failed|pays Failed|opponent {0,1}opponent", rules)
