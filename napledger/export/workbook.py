@@ -204,7 +204,7 @@ def _fill(
     summary.print_setup(title, repeat_first_row=False)
     rules.print_setup(title, repeat_first_row=False)
     # Deals has three columns for every player: one page wide would print it too small
-    # to read, so it takes two, each starting with the session and deal numbers.
+    # to read, so it takes two, each starting with the session name and deal number.
     deals.print_setup(title, pages_wide=2, repeat_columns="A:B")
     for sheet in (ledger, balance):
         sheet.print_setup(title)
