@@ -360,20 +360,36 @@ def hand_list(history: History) -> None:
         text = f"closed, the pot ({close.pot}) {esc(where)}"
         paid = "   ".join(payment_parts(close.shares, t.players))
         if close.live:
-            grid.add_row("", "", "", text, paid, str(close.pot + close.shares.get(POT, 0)))
+            event_row(text, paid, str(close.pot + close.shares.get(POT, 0)))
         else:
-            grid.add_row("", "", "", f"[dim]{text}; reopened[/]", f"[dim]{paid}[/]", "")
+            event_row(f"[dim]{text}; reopened[/]", f"[dim]{paid}[/]")
+
+    # A join, leave or close stands between two lines of its own, so that it never reads
+    # as the rest of the deal above it.
+    between = False
+
+    def event_row(text: str, paid: str = "", pot: str = "") -> None:
+        nonlocal between
+        if grid.rows and not between:
+            grid.add_section()
+        grid.add_row("", "", "", text, paid, pot, end_section=True)
+        between = True
+
+    def deal_row(*cells: Any) -> None:
+        nonlocal between
+        grid.add_row(*cells)
+        between = False
 
     for d in history.deals:
         stamp = d.recorded_at
         while pending and d.revision == 1 and stamp and pending[0].closed_at < stamp:
             close_row(pending.pop(0))
         while changes and changes[0].from_deal <= d.number:
-            grid.add_row("", "", "", roster_line(changes.pop(0)), "", "")
+            event_row(roster_line(changes.pop(0)))
         deal = _read(d)
         bid = f"{esc(deal.bidder or '')} {esc(deal.bid or '')}".strip() or "-"
         if d.live:
-            grid.add_row(
+            deal_row(
                 d.label,
                 esc(deal.dealer),
                 bid,
@@ -396,7 +412,7 @@ def hand_list(history: History) -> None:
                 str(d.stored_pot_after),
             )
         else:
-            grid.add_row(
+            deal_row(
                 f"[dim]{d.label}[/]",
                 f"[dim]{esc(deal.dealer)}[/]",
                 f"[dim]{bid}[/]",
@@ -405,7 +421,7 @@ def hand_list(history: History) -> None:
                 "",
             )
     for change in changes:  # in force from the next deal
-        grid.add_row("", "", "", roster_line(change), "", "")
+        event_row(roster_line(change))
     for close in pending:
         close_row(close)
     console.print(grid)

@@ -99,4 +99,9 @@ def test_join_and_leave_take_effect_from_the_next_deal(nap):
     listing = nap("hands").stdout
     assert listing.index("D sits down in seat 2") < listing.index("D three")
     assert listing.index("A leaves the table") < listing.index("B three")
+    # Each stands between lines of its own, never read as the rest of the deal above it.
+    lines = listing.splitlines()
+    for event in ("D sits down in seat 2", "A leaves the table"):
+        at = next(i for i, line in enumerate(lines) if event in line)
+        assert lines[at - 1].startswith("├") and lines[at + 1].startswith("├"), listing
     assert "check out" in nap("verify").stdout
