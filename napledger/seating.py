@@ -27,53 +27,49 @@ def in_force(changes: Iterable[RosterChange], number: int) -> list[RosterChange]
 def next_dealer(changes: Sequence[RosterChange], last_dealer: str | None, first_dealer: str) -> str:
     """Who deals next, given every roster change made so far.
 
-    The next seated player after the dealer of the last live deal; with no live deal yet,
-    the session's first dealer. A dealer who has since left is counted from their old
-    seat: the player who sat next after them when they stood up (if that one has left
-    too, the one after *their* seat, and so on).
+    The first seated player clockwise after the chair of the last live deal's dealer; with
+    no live deal yet, the first dealer, or the first seated player after their chair if
+    they have stood up. A chair stays where it was when its player stood up, so a dealer
+    who has left is counted from their old seat; one who sat down again elsewhere is
+    counted from their new chair (`_chairs`).
     """
-    seating, after_leaving = _replay(changes)
-    if last_dealer is None:
-        player = first_dealer
-    elif last_dealer in seating:
-        return seating[(seating.index(last_dealer) + 1) % len(seating)]
-    else:
-        player = after_leaving.get(last_dealer, seating[0])
-    # Each step follows a later leave than the one before, so this ends.
-    while player not in seating:
-        player = after_leaving.get(player, seating[0])
-    return player
+    chairs = _chairs(changes)
+    dealer = first_dealer if last_dealer is None else last_dealer
+    at = next((i for i, (player, _) in enumerate(chairs) if player == dealer), None)
+    if at is None:  # never seated: a record napledger did not make; start at the first seat
+        at, last_dealer = 0, None
+    start = at if last_dealer is None else at + 1
+    for step in range(len(chairs)):
+        player, sits = chairs[(start + step) % len(chairs)]
+        if sits:
+            return player
+    raise ValueError("nobody is seated")
 
 
-def _replay(changes: Iterable[RosterChange]) -> tuple[tuple[str, ...], dict[str, str]]:
-    """The seating the changes lead to, and who sat next after each player when they last left."""
-    seated: list[str] = []
-    after_leaving: dict[str, str] = {}
-    for seated_now, change in _steps(changes, seated):
-        if change.kind == "leave":
-            at = seated_now.index(change.player)
-            after_leaving[change.player] = seated_now[(at + 1) % len(seated_now)]
-    return tuple(seated), after_leaving
+def _chairs(changes: Iterable[RosterChange]) -> list[tuple[str, bool]]:
+    """The chairs round the table, clockwise: each one's last player and whether they sit in it.
 
-
-def _steps(
-    changes: Iterable[RosterChange], seated: list[str]
-) -> Iterator[tuple[tuple[str, ...], RosterChange]]:
-    """Apply each change to `seated` in turn, yielding the seating just before it."""
+    A leave empties the player's chair, which stays where it was. A join puts a new chair
+    right after the chair of the seated player the newcomer sits after (the first seat:
+    the first chair); one who left and sits down again takes the new chair, and their old
+    one goes. The seated players, in chair order, are the seating (`seated_at`).
+    """
+    chairs: list[tuple[str, bool]] = []
     for change in changes:
-        yield tuple(seated), change
         if change.kind == "leave":
-            seated.remove(change.player)
-        else:
-            seated.insert(change.seat, change.player)
+            at = chairs.index((change.player, True))  # ValueError: they were not seated
+            chairs[at] = (change.player, False)
+            continue
+        chairs = [chair for chair in chairs if chair[0] != change.player]
+        sitting = [i for i, (_, sits) in enumerate(chairs) if sits]
+        before = sitting[: change.seat]  # the chairs of the players they sit after
+        chairs.insert(before[-1] + 1 if before else 0, (change.player, True))
+    return chairs
 
 
 def seated_at(changes: Iterable[RosterChange], number: int) -> tuple[str, ...]:
     """Who sits for deal `number`: the changes in force by then, replayed in order."""
-    seated: list[str] = []
-    for _ in _steps(in_force(changes, number), seated):
-        pass
-    return tuple(seated)
+    return tuple(player for player, sits in _chairs(in_force(changes, number)) if sits)
 
 
 def changes_between(

@@ -56,6 +56,28 @@ def test_a_player_who_sits_where_the_dealer_sat_does_not_take_the_deal():
     assert next_dealer(changes, "D", "A") == "A"
 
 
+def test_a_player_who_left_and_sat_down_elsewhere_does_not_take_the_deal_from_their_old_chair():
+    # A deals; A and B leave; B sits down again after E: count from A's chair, C's is next.
+    changes = [
+        *seat("A", "B", "C", "D", "E"),
+        RosterChange(2, "leave", "A", 0),
+        RosterChange(2, "leave", "B", 0),
+        RosterChange(2, "join", "B", 3),
+    ]
+    assert seated_at(changes, 2) == ("C", "D", "E", "B")
+    assert next_dealer(changes, "A", "A") == "C"
+    assert next_dealer(changes, "E", "A") == "B"  # B's new chair is after E's
+
+
+def test_a_first_dealer_who_sits_down_elsewhere_before_dealing_still_deals_first():
+    changes = [
+        *seat("A", "B", "C"),
+        RosterChange(1, "leave", "A", 0),
+        RosterChange(1, "join", "A", 2),
+    ]
+    assert next_dealer(changes, None, "A") == "A"
+
+
 def test_the_roster_replays_to_each_deals_seating():
     changes = [
         RosterChange(1, "seat", "A", 0),
@@ -92,22 +114,28 @@ def test_changes_between_two_seatings_lead_from_one_to_the_other(pair):
 
 @st.composite
 def evenings(draw):
-    """A seating, then joins (after anyone), leaves (anyone) and deals, in any order."""
+    """A seating, then joins (after anyone), leaves (anyone), rejoins (someone who left sits
+    down again, anywhere) and deals, in any order."""
     players = [f"P{i}" for i in range(draw(st.integers(2, 6)))]
     first = draw(st.sampled_from(players))
     changes = seat(*players)
     seated = list(players)
+    gone: list[str] = []
     history = []  # each deal's dealer, and the changes made before it
-    for kind in draw(st.lists(st.sampled_from(["deal", "join", "leave"]), max_size=20)):
-        if kind == "join":
-            newcomer = f"N{len(changes)}"
+    steps = st.sampled_from(["deal", "join", "leave", "rejoin"])
+    for kind in draw(st.lists(steps, max_size=20)):
+        if kind == "join" or (kind == "rejoin" and gone):
+            newcomer = f"N{len(changes)}" if kind == "join" else draw(st.sampled_from(gone))
+            if newcomer in gone:
+                gone.remove(newcomer)
             at = draw(st.integers(1, len(seated)))
             seated.insert(at, newcomer)
             changes.append(RosterChange(len(history) + 1, "join", newcomer, at))
         elif kind == "leave" and len(seated) > 2:
-            gone = draw(st.sampled_from(seated))
-            changes.append(RosterChange(len(history) + 1, "leave", gone, seated.index(gone)))
-            seated.remove(gone)
+            leaving = draw(st.sampled_from(seated))
+            changes.append(RosterChange(len(history) + 1, "leave", leaving, seated.index(leaving)))
+            seated.remove(leaving)
+            gone.append(leaving)
         elif kind == "deal":
             history.append(list(changes))
     return first, history
@@ -115,13 +143,15 @@ def evenings(draw):
 
 def chairs_rule(changes, last_dealer, first_dealer):
     """The rotation stated plainly: chairs stay where they were when their player stood up;
-    a newcomer's chair goes right after the chair of the player before them; the deal goes
-    to the first seated player clockwise after the last dealer's chair."""
+    a newcomer's chair goes right after the chair of the player before them (one who sits
+    down again leaves their old chair); the deal goes to the first seated player clockwise
+    after the last dealer's chair."""
     chairs = []  # [player, seated]
     for change in changes:
         if change.kind == "leave":
-            next(c for c in chairs if c[0] == change.player and c[1])[1] = False
+            next(c for c in chairs if c[0] == change.player)[1] = False
             continue
+        chairs = [c for c in chairs if c[0] != change.player]
         sitting = [c for c in chairs if c[1]]
         at = chairs.index(sitting[change.seat - 1]) + 1 if change.seat else 0
         chairs.insert(at, [change.player, True])

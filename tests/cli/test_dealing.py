@@ -94,6 +94,17 @@ def test_amending_the_dealer_moves_the_rotation_from_then_on(nap):
     assert "check out" in nap("verify").stdout
 
 
+def test_a_player_who_sat_down_elsewhere_does_not_deal_from_their_old_chair(nap):
+    nap("new s --players A,B,C,D,E")
+    nap("pass")  # A deals
+    nap("leave A")
+    nap("leave B")
+    nap("join B --after E")
+    nap("pass")
+    assert dealers(nap) == ["A", "C"]
+    assert "check out" in nap("verify").stdout
+
+
 def test_a_first_dealer_who_leaves_before_dealing_hands_the_deal_to_the_next_seat(nap):
     nap("new s --players A,B,C,D --dealer C")
     nap("leave C")
@@ -169,6 +180,8 @@ sessions = itertools.count()
 )
 @given(opening=st.integers(3, 6), first=st.integers(0, 5), steps=st.lists(step, max_size=14))
 @example(4, 0, [("deal", None), ("join", 4, 0), ("leave", 0), ("deal", None)])  # the old fault
+# A deals, A and B leave, B sits down again after E: C's chair is the next after A's.
+@example(5, 0, [("deal", None), ("leave", 0), ("leave", 0), ("join", 1, 2), ("deal", None)])
 def test_every_deal_is_dealt_by_whom_the_rotation_names(nap, opening, first, steps):
     """Checked against chairs: a player's chair stays where it was when they stood up, a
     newcomer's chair is put right after the chair of the one they sit after, and the deal
