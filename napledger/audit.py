@@ -44,6 +44,15 @@ class CarriedPot:
 
 
 @dataclass(frozen=True)
+class StoredClose:
+    """A close not taken back (`reopen`), as its record keeps it."""
+
+    pot_to: str
+    pot: int  # chips in the pot at the close
+    shares: Mapping[str, int]  # each account's net chips at the close, the pot's included
+
+
+@dataclass(frozen=True)
 class SessionRecords:
     """Everything about one session that is checked, as stored."""
 
@@ -60,8 +69,8 @@ class SessionRecords:
     closing: Mapping[str, int]  # the entries of the close
     roster: Sequence[RosterChange]
     next_number: int
-    # Where the pot went at each close not taken back (`reopen`); None: not checked.
-    live_closes: Sequence[str] | None = None
+    # Each close not taken back (`reopen`): one at most; None: not checked.
+    live_closes: Sequence[StoredClose] | None = None
 
 
 ProblemMaker = Callable[..., Problem]  # a session's `problem(message, deal=None)`
@@ -165,7 +174,14 @@ def numbering(deals: Sequence[DealRecord], problem: ProblemMaker) -> list[Proble
 
 
 def check_close(s: SessionRecords, pot: int, problem: ProblemMaker) -> list[Problem]:
-    if s.live_closes is not None and list(s.live_closes) != ([str(s.pot_to)] if s.closed else []):
+    """The closing entries pay out the pot as the session says it went, and the close's own
+    record says the same: where the pot went, how much was in it, who got what."""
+    # A close that does not say where the pot went was a split: migration 0004 recorded
+    # such a close as one, so both sides read NULL the same way.
+    pot_to = "split" if s.pot_to is None else s.pot_to
+    if s.live_closes is not None and [c.pot_to for c in s.live_closes] != (
+        [pot_to] if s.closed else []
+    ):
         return [problem("its close record does not match whether and how it closed")]
     if not s.closed:
         return [problem("it is open but has closing entries")] if s.closing else []
@@ -174,20 +190,31 @@ def check_close(s: SessionRecords, pot: int, problem: ProblemMaker) -> list[Prob
         problems.append(
             problem(f"its closing entries sum to {imbalance(s.closing):+d} chips, not 0")
         )
-    expected = postings(close_transfers(pot, s.seating, str(s.pot_to)))
+    expected = postings(close_transfers(pot, s.seating, pot_to))
     for p in differences(s.closing, expected, None, problem):
         problems.append(problem(f"at the close, {p.message}"))
+    for close in s.live_closes or ():
+        if close.pot != pot:
+            problems.append(
+                problem(f"its close record has {close.pot} chips in the pot, re-derived {pot}")
+            )
+        for p in differences(close.shares, s.closing, None, problem, "its closing entries"):
+            problems.append(problem(f"in its close record, {p.message}"))
     return problems
 
 
 def differences(
-    stored: Mapping[str, int], derived: Mapping[str, int], number: int | None, problem: ProblemMaker
+    stored: Mapping[str, int],
+    derived: Mapping[str, int],
+    number: int | None,
+    problem: ProblemMaker,
+    derived_as: str = "re-derived",
 ) -> list[Problem]:
     problems = []
     for account in sorted(set(stored) | set(derived)):
         have, want = stored.get(account, 0), derived.get(account, 0)
         if have != want:
             problems.append(
-                problem(f"{account} is stored as {have:+d} chips, re-derived {want:+d}", number)
+                problem(f"{account} is stored as {have:+d} chips, {derived_as} {want:+d}", number)
             )
     return problems

@@ -7,7 +7,14 @@ import json
 
 from sqlalchemy import text
 
-from napledger.audit import CarriedPot, Problem, Report, SessionRecords, check_session
+from napledger.audit import (
+    CarriedPot,
+    Problem,
+    Report,
+    SessionRecords,
+    StoredClose,
+    check_session,
+)
 from napledger.store.book import Book
 from napledger.store.models import SessionRow
 
@@ -37,7 +44,9 @@ def session_records(book: Book, row: SessionRow) -> SessionRecords:
         first_dealer=row.first_dealer,
         deals=book.records(row),
         closing=book.entries_by_deal(row).get(None, {}),
-        live_closes=tuple(book.live_closes(row)),
+        live_closes=tuple(
+            StoredClose(c.pot_to, c.pot, c.shares) for c in book.closes(row) if c.live
+        ),
         roster=book.roster(row),
         next_number=book.next_number(row),
     )

@@ -112,6 +112,15 @@ def test_a_balanced_but_wrong_transfer_is_caught(evening, db_path):
             "UPDATE sessions SET opening_pot = 5 WHERE id = 2",
             "session open: it opens with 5 chips in the pot but carries no pot",
         ),
+        (
+            # The close's own record gives Bob the chips its entries gave Ann.
+            "UPDATE closes SET shares_json = replace(shares_json, '\"Ann\"', '\"Bob\"')",
+            "session box: in its close record, Ann is stored as +0 chips, its closing entries +",
+        ),
+        (
+            "UPDATE closes SET pot = pot + 3",
+            "session box: its close record has ",
+        ),
     ],
 )
 def test_each_kind_of_damage_is_reported(evening, db_path, sql, expected):
@@ -144,3 +153,28 @@ def test_a_carried_pot_that_grew_on_the_way_is_caught(nap, db_path):
     nap("new second --players A,B,C --variant russian --carry-from first")
     tamper(db_path, "UPDATE sessions SET opening_pot = 7 WHERE id = 2")
     assert "it opens with 7 chips, but 'first' carried 1" in nap("verify", ok=False).stdout
+
+
+def test_a_close_record_that_disagrees_with_the_entries_is_caught(evening, db_path):
+    (shares,) = sqlite3.connect(db_path).execute("SELECT shares_json FROM closes").fetchone()
+    assert json.loads(shares) == {"Ann": 7, "pot": -7}  # Ann took the box
+    tamper(db_path, 'UPDATE closes SET pot = 5, shares_json = \'{"Ann": 5, "pot": -5}\'')
+    doc = json.loads(evening("verify --json", ok=False).stdout)
+    problems = {p["message"] for p in doc["problems"]}
+    assert problems == {
+        "its close record has 5 chips in the pot, re-derived 7",
+        "in its close record, Ann is stored as +5 chips, its closing entries +7",
+        "in its close record, pot is stored as -5 chips, its closing entries -7",
+    }
+
+
+def test_a_closed_session_that_does_not_say_where_its_pot_went_was_split(nap, db_path):
+    # Migration 0004 recorded such a close as a split: verify reads the NULL the same way.
+    nap("new s --players A,B,C --variant russian")
+    nap("pass")
+    nap("pass")
+    nap("close")
+    tamper(db_path, "UPDATE sessions SET pot_to = NULL")
+    assert "check out" in nap("verify").stdout
+    tamper(db_path, "UPDATE closes SET pot_to = 'carry'")
+    assert "its close record does not match" in nap("verify", ok=False).stdout
