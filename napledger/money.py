@@ -8,9 +8,15 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from napledger.errors import NapError
+from napledger.names import clean_text
+from napledger.numbers import amount
+
 # Currencies without a minor unit; every other is shown with two places, like pence.
 WHOLE_CURRENCIES = ("JPY", "KRW")
 MAX_PLACES = 10
+CHIP_PLACES = 6  # finer than any coin
+MAX_CHIP = 1_000_000
 
 
 def chip_places(chip_value: Decimal) -> int:
@@ -33,3 +39,34 @@ def places(currency: str, chip_value: Decimal) -> int:
 def money_text(amount: Decimal, places: int) -> str:
     """An amount as a decimal string with exactly `places` places: `"0.80"`, `"-175.00"`."""
     return format(amount.quantize(Decimal(1).scaleb(-places)), "f")
+
+
+def chip_value(given: Decimal | str, what: str = "the chip value") -> Decimal:
+    """What one chip is worth, checked: more than 0, at most 6 places, at most a million.
+
+    `given` as typed (`"0.05"`) or already a Decimal; `what` names it in a refusal.
+    """
+    if isinstance(given, str):
+        value, shown = amount(given, what), given
+    else:
+        value, shown = Decimal(given), str(given)
+    if not value.is_finite():
+        raise NapError(f"{what} wants an amount of money like 0.05, not {shown!r}")
+    if value <= 0:
+        raise NapError(f"{what} must be more than 0, not {shown!r}")
+    if value.as_tuple().exponent < -CHIP_PLACES:  # type: ignore[operator]
+        raise NapError(f"{what} has more than {CHIP_PLACES} decimal places: {shown!r}")
+    if value > MAX_CHIP:
+        raise NapError(f"{what} of {shown} is more than anyone plays for")
+    # Plain notation (5E+1 is stored as 50), so money always prints as a decimal string.
+    return Decimal(format(value, "f"))
+
+
+def currency_code(raw: str) -> str:
+    """A currency as stored: blank for none; letters folded to upper case as ISO 4217
+    writes codes (gbp is GBP, so two sessions of one currency settle together); a symbol
+    such as £ or € kept as typed."""
+    if not raw.strip():
+        return ""
+    code = clean_text(raw, "currency")
+    return code.upper() if code.isascii() and code.isalpha() else code

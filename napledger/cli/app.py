@@ -16,7 +16,6 @@ from napledger.errors import NapError
 
 if TYPE_CHECKING:
     from contextlib import AbstractContextManager
-    from decimal import Decimal
 
     from napledger.options import DealOptions
     from napledger.store.api import Database, SessionAPI, Transaction
@@ -154,22 +153,6 @@ def variants(
 # --- sessions -------------------------------------------------------------------
 
 
-def parse_chip(text: str) -> "Decimal":
-    from decimal import Decimal
-
-    from napledger.numbers import amount
-
-    value = amount(text, "--chip")
-    if value <= 0:
-        raise NapError(f"--chip must be more than 0, not {text!r}")
-    if value.as_tuple().exponent < -6:  # type: ignore[operator]
-        raise NapError(f"--chip has more than 6 decimal places: {text!r}")
-    if value > 1_000_000:
-        raise NapError(f"--chip of {text} is more than anyone plays for")
-    # Plain notation (5E+1 is stored as 50), so money always prints as a decimal string.
-    return Decimal(format(value, "f"))
-
-
 @app.command()
 def new(
     ctx: typer.Context,
@@ -212,14 +195,12 @@ def new(
 ) -> None:
     """Start a session and make it the current one."""
     from napledger.cli import render
-    from napledger.names import clean_text
+    from napledger.money import chip_value as parse_chip
     from napledger.rules import load_rules
     from napledger.rules.load import with_overrides
 
     rules = with_overrides(load_rules(variant), rule or [])
-    chip_value = parse_chip(chip) if chip is not None else None
-    if currency is not None:
-        currency = clean_text(currency, "currency") if currency.strip() else ""
+    chip_value = parse_chip(chip, "--chip") if chip is not None else None
     names = [p for p in players.split(",") if p.strip()]
     with book(ctx) as tx:
         board = tx.new_session(name, rules, names, chip_value, currency, dealer, carry_from)

@@ -19,6 +19,8 @@ from sqlmodel import Session
 from napledger.errors import NapError
 from napledger.history import DealRecord, deal_from_json, deal_to_json, score_history
 from napledger.ledger import POT, Transfer, balances, postings
+from napledger.money import chip_value as checked_chip_value
+from napledger.money import currency_code
 from napledger.names import clean_player, clean_text, match_player
 from napledger.numbers import is_whole
 from napledger.rules import Deal, Rules, rules_from_dict, score_deal
@@ -124,6 +126,8 @@ class Book:
         """A new session, made current. Without a chip value or currency it takes those of
         the session whose pot it carries on, else 1 and none."""
         name = clean_text(name, "session name")
+        chip_value = None if chip_value is None else checked_chip_value(chip_value)
+        currency = None if currency is None else currency_code(currency)
         if name.isdigit():
             raise NapError("a session name cannot be only digits (numbers are session ids)")
         if self.db.execute(select(S.id).where(S.key == fold(name))).first():

@@ -1,0 +1,46 @@
+"""`new`: what a chip may be worth and how a currency is written, checked by the core.
+
+The command line and the session API refuse the same things, because the checks live in
+the core (`napledger/money.py`) that `Book.create` calls; the command line only names
+its option in the message.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.mark.parametrize(
+    ("chip", "message"),
+    [
+        ("0", "Error: --chip must be more than 0, not '0'"),
+        ("0.0000001", "Error: --chip has more than 6 decimal places: '0.0000001'"),
+        ("2000000", "Error: --chip of 2000000 is more than anyone plays for"),
+        ("1e400", "Error: --chip of 1e400 is more than anyone plays for"),
+        ("-5", "Error: --chip wants an amount of money like 0.05, not '-5'"),
+    ],
+)
+def test_a_chip_value_out_of_bounds_is_refused_in_the_options_words(nap, chip, message):
+    assert nap.fails(f"new x --players A,B,C --chip={chip}") == message
+
+
+def test_a_currency_code_in_letters_is_written_in_capitals(nap):
+    assert "1 chip = 0.05 GBP" in nap("new a --players A,B,C --chip 0.05 --currency gbp").stdout
+    nap("hand 3 --by A --made")
+    nap("new b --players A,B,C --chip 0.05 --currency GBP")
+    nap("hand 3 --by B --made")
+    assert nap.json("table --json --session a")["session"]["currency"] == "GBP"
+    # One currency however it was typed: the evenings settle together.
+    plan = nap.json("settle --session a --session b --json")["transfers"]
+    assert plan and all(p["money"] for p in plan)
+
+
+def test_a_currency_symbol_is_kept_as_typed(nap):
+    assert "1 chip = 0.05 £" in nap("new a --players A,B,C --chip 0.05 --currency £").stdout
+    assert nap.json("table --json")["session"]["currency"] == "£"
+
+
+def test_a_currency_with_control_characters_is_refused(nap):
+    assert nap.fails("new x --players A,B,C --currency G\x07B") == (
+        "Error: the currency 'G\\x07B' has control characters in it"
+    )

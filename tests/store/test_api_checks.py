@@ -1,0 +1,56 @@
+"""The session API refuses on its own what a front end might forget to check."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from napledger.errors import NapError
+from napledger.rules import load_preset
+from napledger.store.api import Database
+
+CLASSIC = load_preset("classic")
+
+
+def new(chip: Decimal | None = None, currency: str | None = None, name: str = "x") -> str:
+    with Database() as database, database.write() as tx:
+        board = tx.new_session(name, CLASSIC, ["Ann", "Bob", "Cy"], chip, currency)
+    return board.session.currency
+
+
+@pytest.mark.parametrize(
+    ("chip", "message"),
+    [
+        (Decimal(-5), "the chip value must be more than 0, not '-5'"),
+        (Decimal(0), "the chip value must be more than 0"),
+        (Decimal("0.0000001"), "the chip value has more than 6 decimal places"),
+        (Decimal(10**7), "the chip value of 10000000 is more than anyone plays for"),
+        (Decimal("NaN"), "the chip value wants an amount of money"),
+        (Decimal("Infinity"), "the chip value wants an amount of money"),
+    ],
+)
+def test_a_chip_value_out_of_bounds_is_refused(chip, message):
+    with pytest.raises(NapError, match=message):
+        new(chip=chip)
+    with Database() as database, database.write() as tx:
+        assert tx.sessions() == []
+
+
+def test_a_currency_with_control_characters_is_refused():
+    with pytest.raises(NapError, match="the currency '\\\\x07bad' has control characters"):
+        new(currency="\x07bad")
+
+
+def test_a_currency_in_letters_is_folded_to_capitals_and_a_symbol_kept():
+    assert new(currency="gbp", name="a") == "GBP"
+    assert new(currency=" £ ", name="b") == "£"
+    assert new(currency="", name="c") == ""
+    with Database() as database, database.read() as tx:
+        assert tx.settlement(["a", "a"]).currency == "GBP"
+
+
+def test_a_chip_value_in_exponent_notation_is_stored_plainly():
+    with Database() as database, database.write() as tx:
+        board = tx.new_session("x", CLASSIC, ["Ann", "Bob", "Cy"], Decimal("5E+1"))
+    assert str(board.session.chip_value) == "50"
