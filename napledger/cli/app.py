@@ -426,8 +426,6 @@ def hand(
 
     from napledger.cli import render
 
-    if options.by is None:
-        raise NapError("say who bid with --by PLAYER")
     done = change(ctx, session, lambda s: s.record(replace(options, bid=bid)))
     render.after_deal(done)
 

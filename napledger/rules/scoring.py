@@ -54,6 +54,9 @@ def check_deal(rules: Rules, deal: Deal) -> None:
             why = "sits out this deal as dealer" if player == deal.dealer else "is not seated"
             raise DealError(f"{player} {why}, so cannot be the {role}")
 
+    if deal.bid is not None and deal.bidder is None:
+        # Before the peeps and buys, whose checks would name the missing bidder's role.
+        raise DealError("say who bid")
     no_peeping = rules.why_absent("peep_fee")
     if deal.peeps and no_peeping:
         raise DealError(f"nobody peeps in {rules.name}: {no_peeping}")
@@ -80,8 +83,7 @@ def check_deal(rules: Rules, deal: Deal) -> None:
             raise DealError("a passed-out deal has no bidder, outcome or revoke")
         return
     rules.bid(deal.bid)
-    if deal.bidder is None:
-        raise DealError("say who bid with --by")
+    assert deal.bidder is not None  # refused above, before the peeps and buys
     must_be_dealt_in(deal.bidder, "bidder")
     if deal.revoker is not None:
         must_be_dealt_in(deal.revoker, "revoker")

@@ -310,8 +310,6 @@ def create_app(db: str | None, key: str) -> FastAPI:
         if action == "hand":
             if options.bid is None:
                 raise NapError("choose a bid (or tap Pass for a passed-out deal)")
-            if options.by is None:  # as `hand` says when --by is missing
-                raise NapError("say who bid with --by PLAYER")
             return calls.record(database, session, options)
         if action == "pass":
             return calls.pass_deal(database, session, options)

@@ -6,7 +6,8 @@ from decimal import Decimal
 
 import pytest
 
-from napledger.errors import NapError
+from napledger.errors import DealError, NapError
+from napledger.options import DealOptions
 from napledger.rules import load_preset
 from napledger.store.api import Database
 
@@ -54,3 +55,22 @@ def test_a_chip_value_in_exponent_notation_is_stored_plainly():
     with Database() as database, database.write() as tx:
         board = tx.new_session("x", CLASSIC, ["Ann", "Bob", "Cy"], Decimal("5E+1"))
     assert str(board.session.chip_value) == "50"
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        DealOptions(bid="nap", tricks=5),
+        DealOptions(bid="3", made=True, peeps=("Bob",)),
+        DealOptions(bid="3", made=True, buys=("Bob=1",)),
+    ],
+)
+def test_a_deal_without_a_bidder_is_refused_in_plain_words(options):
+    new()
+    with Database() as database:
+        with pytest.raises(DealError) as refused, database.write() as tx:
+            tx.session().record(options)
+        with database.read() as tx:
+            assert tx.session().scoreboard().hands == 0
+    # One message for every front end: it names no option of any one of them.
+    assert str(refused.value) == "say who bid"

@@ -250,6 +250,12 @@ def test_tricks_are_digits_0_to_9_by_the_cli_rule(client, nap, evening):
     )
 
 
+def test_a_deal_needs_a_bidder_in_the_words_the_cli_uses(client, nap, evening):
+    answer = post(client, "/s/1/hand", bid="nap", result="made")
+    assert answer.status_code == 400
+    assert error_line(answer.text) == nap.fails("hand nap --made") == "Error: say who bid"
+
+
 def test_a_deal_needs_a_bid(client, nap, evening):
     answer = post(client, "/s/1/hand", by="Ann", result="made")
     assert answer.status_code == 400
