@@ -52,7 +52,7 @@ from napledger.money import places
 from napledger.options import DealOptions, make_deal
 from napledger.rules import Deal, Rules
 from napledger.store.book import Book, session_info, still_open
-from napledger.store.db import check_same_file, make_engine, resolve_url, transaction
+from napledger.store.db import OpenedFile, make_engine, resolve_url, transaction
 from napledger.store.models import SessionRow
 from napledger.store.schema import pending, upgrade
 from napledger.store.views import (
@@ -84,6 +84,8 @@ class Database:
     def __init__(self, db: str | None = None) -> None:
         self.url = resolve_url(db)  # `--db`, else NAPLEDGER_DB, else the user data file
         self._engines: dict[bool, Engine] = {}
+        # The file the first engine opened: every later engine and transaction must find it.
+        self._opened = OpenedFile()
         self._lock = threading.Lock()  # requests of a server may race to make an engine
 
     def __enter__(self) -> Database:
@@ -99,15 +101,13 @@ class Database:
             self._engines.clear()
 
     def check_same_files(self) -> None:
-        """Refuse (MovedDatabaseError) when an open engine's path now names another file or none."""
-        with self._lock:
-            for engine in self._engines.values():
-                check_same_file(engine)
+        """Refuse when the path now names another file than the one first opened, or none."""
+        self._opened.check()
 
     def _engine(self, write: bool) -> Engine:
         with self._lock:
             if write not in self._engines:
-                self._engines[write] = make_engine(self.url, write)
+                self._engines[write] = make_engine(self.url, write, self._opened)
             return self._engines[write]
 
     def read(self) -> AbstractContextManager[Transaction]:
@@ -129,17 +129,17 @@ class Database:
             else:
                 yield Transaction(Book(session), write)
         if behind:
-            bring_up_to_date(self.url)
+            bring_up_to_date(self.url, self._opened)
             with transaction(engine) as session:
                 yield Transaction(Book(session), write)
 
 
-def bring_up_to_date(url: str) -> None:
+def bring_up_to_date(url: str, opened: OpenedFile | None = None) -> None:
     """Migrate in a writer's transaction of its own, which re-checks under the write lock.
 
     Even a reading command upgrades: a reader's snapshot could not take the lock later.
     """
-    engine = make_engine(url, write=True)
+    engine = make_engine(url, write=True, opened=opened)
     try:
         with transaction(engine) as session:
             applied, backup = upgrade(session.connection())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import errno
 import os
-import weakref
+import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -24,13 +24,44 @@ BUSY_TIMEOUT_MS = 30_000  # a second terminal waits for the first, it never sees
 SYNCHRONOUS = "FULL"
 UNIQUE_VIOLATION = "23505"  # PostgreSQL's SQLSTATE for a duplicate key
 
-# The file each SQLite engine opened (device, inode), so that a long-running process
-# notices when its path names another file or none (moved, replaced by a backup, deleted).
-_opened: weakref.WeakKeyDictionary[Engine, tuple[int, int]] = weakref.WeakKeyDictionary()
 
+class OpenedFile:
+    """The SQLite file a `Database` opened first (device, inode), for all its engines.
 
-class MovedDatabaseError(NapError):
-    """The path no longer names the database file this process opened."""
+    A long-running process (`play`, a server whose writing engine starts at the first
+    write) must notice when its path names another file or none (moved, replaced by a
+    backup, deleted), whichever engine comes to it later.
+    """
+
+    def __init__(self) -> None:
+        self._path = ""
+        self._ids: tuple[int, int] | None = None
+        self._lock = threading.Lock()
+
+    def remember(self, path: str) -> None:
+        """At a connection's opening: the first one names the file, later ones must match."""
+        with self._lock:
+            if self._ids is None:
+                info = os.stat(path)
+                self._path, self._ids = path, (info.st_dev, info.st_ino)
+                return
+        self.check()
+
+    def check(self) -> None:
+        """Refuse when the path no longer names the one file opened, by one name."""
+        if self._ids is None:
+            return  # nothing opened yet (or not a SQLite file)
+        path = self._path
+        try:
+            info = os.stat(path)
+        except OSError:
+            info = None
+        if info is None or (info.st_dev, info.st_ino) != self._ids:
+            raise NapError(
+                f"{path} is no longer the database file opened at the start (it was moved, "
+                f"replaced or deleted); nothing more is saved until napledger is started again"
+            )
+        _one_name(path, info.st_nlink)
 
 
 def default_url() -> str:
@@ -65,7 +96,9 @@ def describe(url: str) -> str:
     )
 
 
-def make_engine(url: str, write: bool) -> Engine:
+def make_engine(url: str, write: bool, opened: OpenedFile | None = None) -> Engine:
+    """An engine for `url`; a SQLite file's engines sharing `opened` must all find the file
+    the first of them opened."""
     try:
         parsed = make_url(url)
     except exc.ArgumentError:
@@ -95,7 +128,7 @@ def make_engine(url: str, write: bool) -> Engine:
         parsed.set(database=path).render_as_string(),
         creator=_connector(path, write),
     )
-    _sqlite_transactions(engine, path, write)
+    _sqlite_transactions(engine, path, write, opened or OpenedFile())
     return engine
 
 
@@ -162,37 +195,14 @@ def _writable(path: str) -> bool:
     return os.access(folder, os.W_OK) and os.access(path, os.W_OK)
 
 
-def check_same_file(engine: Engine) -> None:
-    """Refuse when the engine's path no longer names the one file it opened, by one name.
-
-    Called before every transaction, so a long-running process (`play`, a server) never
-    writes into a file that was deleted, moved away or replaced by a backup meanwhile.
-    """
-    opened = _opened.get(engine)
-    if opened is None:
-        return
-    path = engine.url.database or ""
-    try:
-        info = os.stat(path)
-    except OSError:
-        info = None
-    if info is None or (info.st_dev, info.st_ino) != opened:
-        raise MovedDatabaseError(
-            f"{path} is no longer the database file opened at the start (it was moved, "
-            f"replaced or deleted); nothing more is saved until napledger is started again"
-        )
-    _one_name(path, info.st_nlink)
-
-
-def _sqlite_transactions(engine: Engine, path: str, write: bool) -> None:
+def _sqlite_transactions(engine: Engine, path: str, write: bool, opened: OpenedFile) -> None:
     # pysqlite's own transaction handling begins late and deferred; take it over so that a
     # writing command holds the write lock from its first read (no lost update, no deadlock).
     @event.listens_for(engine, "connect")
     def _connect(dbapi_connection: Any, _record: Any) -> None:
         dbapi_connection.isolation_level = None
-        if engine not in _opened:
-            info = os.stat(path)
-            _opened[engine] = (info.st_dev, info.st_ino)
+        # Before anything is set or written: a replaced file gets not even the WAL switch.
+        opened.remember(path)
         cursor = dbapi_connection.cursor()
         cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         cursor.execute("PRAGMA foreign_keys = ON")
@@ -205,7 +215,9 @@ def _sqlite_transactions(engine: Engine, path: str, write: bool) -> None:
 
     @event.listens_for(engine, "begin")
     def _begin(connection: Any) -> None:
-        check_same_file(engine)
+        # Before every transaction: a file deleted, moved away or replaced by a backup
+        # since it was opened never takes a write.
+        opened.check()
         connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 
@@ -74,3 +77,23 @@ def test_a_deal_without_a_bidder_is_refused_in_plain_words(options):
             assert tx.session().scoreboard().hands == 0
     # One message for every front end: it names no option of any one of them.
     assert str(refused.value) == "say who bid"
+
+
+@pytest.mark.sqlite_only
+def test_a_first_write_after_the_file_was_replaced_is_refused(db_path, tmp_path):
+    new()
+    backup = tmp_path / "backup.db"
+    with Database() as database:
+        with database.read() as tx:  # the reading engine opens the file
+            assert [b.session.name for b in tx.sessions()] == ["x"]
+        shutil.copy(db_path, backup)
+        os.replace(backup, db_path)  # a backup restored over it, as a new file
+        before = db_path.read_bytes()
+        # The writing engine is made only now, and opens the new file: still refused.
+        moved = "is no longer the database file opened at the start"
+        with pytest.raises(NapError, match=moved), database.write() as tx:
+            tx.session().record(DealOptions(bid="nap", by="Ann", tricks=5))
+        with pytest.raises(NapError, match="no longer the database file"):
+            database.check_same_files()
+    assert db_path.read_bytes() == before
+    assert not Path(f"{db_path}-wal").exists() or Path(f"{db_path}-wal").stat().st_size == 0
