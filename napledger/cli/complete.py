@@ -3,7 +3,8 @@
 Typer calls these only while the shell asks for completions, never when a command runs,
 so what they import costs the commands typed between deals nothing. They offer what
 table mode offers in the same place (the same pure rules in `shortforms`), read the
-database without writing it, and offer nothing rather than fail.
+database without writing it (not even to upgrade an old schema: a Tab press must not
+rewrite a file and leave a backup beside it), and offer nothing rather than fail.
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ def _with_session(
     try:
         from napledger.store.api import Database
 
-        with Database(db) as database, database.read() as tx:
+        with Database(db) as database, database.read(upgrade=False) as tx:
             view = tx.session(session).view()
         return use(view.seated, view.rules)
     except (NapError, OSError):
@@ -83,7 +84,7 @@ def complete_session(ctx: typer.Context, incomplete: str) -> list[str]:
     try:
         from napledger.store.api import Database
 
-        with Database(db) as database, database.read() as tx:
+        with Database(db) as database, database.read(upgrade=False) as tx:
             names = [board.session.name for board in tx.sessions()]
     except (NapError, OSError):
         return []

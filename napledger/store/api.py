@@ -52,7 +52,7 @@ from napledger.money import places
 from napledger.options import DealOptions, make_deal
 from napledger.rules import Deal, Rules
 from napledger.store.book import Book, session_info, still_open
-from napledger.store.db import OpenedFile, make_engine, resolve_url, transaction
+from napledger.store.db import OpenedFile, describe, make_engine, resolve_url, transaction
 from napledger.store.models import SessionRow
 from napledger.store.schema import pending, upgrade
 from napledger.store.views import (
@@ -110,16 +110,21 @@ class Database:
                 self._engines[write] = make_engine(self.url, write, self._opened)
             return self._engines[write]
 
-    def read(self) -> AbstractContextManager[Transaction]:
-        """A reading transaction: a consistent snapshot, nothing written."""
-        return self._transaction(write=False)
+    def read(self, upgrade: bool = True) -> AbstractContextManager[Transaction]:
+        """A reading transaction: a consistent snapshot, nothing written.
+
+        A schema behind this napledger is brought up to date first, unless `upgrade` is
+        False (shell completion: a Tab press must not change the file); then the read is
+        refused.
+        """
+        return self._transaction(write=False, upgrade=upgrade)
 
     def write(self) -> AbstractContextManager[Transaction]:
         """A writing transaction: all of it is committed, or none of it."""
         return self._transaction(write=True)
 
     @contextmanager
-    def _transaction(self, write: bool) -> Iterator[Transaction]:
+    def _transaction(self, write: bool, upgrade: bool = True) -> Iterator[Transaction]:
         engine = self._engine(write)
         # Up to date, as nearly always: the command runs in this very transaction.
         behind = False
@@ -129,6 +134,11 @@ class Database:
             else:
                 yield Transaction(Book(session), write)
         if behind:
+            if not upgrade:
+                raise NapError(
+                    f"{describe(self.url)} needs its schema upgraded; any command but "
+                    "shell completion upgrades it"
+                )
             bring_up_to_date(self.url, self._opened)
             with transaction(engine) as session:
                 yield Transaction(Book(session), write)
