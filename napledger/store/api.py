@@ -296,10 +296,11 @@ class SessionAPI:
 
     # --- the table changes ------------------------------------------------------
 
-    def _writable(self) -> SessionRow:
+    def _writable(self, open_only: bool = True) -> SessionRow:
+        """The session's row to change; unless `open_only` is False, only while it is open."""
         if not self.write:
             raise NapError("this session was opened for reading")  # a front end's bug
-        return still_open(self.row)
+        return still_open(self.row) if open_only else self.row
 
     def record(self, options: DealOptions) -> DealResult:
         """A played or passed deal, on top of a fresh deal dealt by rotation."""
@@ -356,6 +357,4 @@ class SessionAPI:
 
     def reopen(self) -> Scoreboard:
         """Take back the close: it stays in the record, voided with the shares it paid."""
-        if not self.write:
-            raise NapError("this session was opened for reading")  # a front end's bug
-        return self.book.table(self.book.reopen(self.row))
+        return self.book.table(self.book.reopen(self._writable(open_only=False)))

@@ -110,9 +110,6 @@ class Book:
             rows.setdefault(row.id, row)
         return list(rows.values())
 
-    def find_writable(self, ref: str | None) -> SessionRow:
-        return still_open(self.find(ref, lock=True))
-
     def create(
         self,
         name: str,
