@@ -36,9 +36,20 @@ def places(currency: str, chip_value: Decimal) -> int:
     return max(0 if code in WHOLE_CURRENCIES else 2, chip)
 
 
-def money_text(amount: Decimal, places: int) -> str:
-    """An amount as a decimal string with exactly `places` places: `"0.80"`, `"-175.00"`."""
-    return format(amount.quantize(Decimal(1).scaleb(-places)), "f")
+def money_text(amount: Decimal | int, places: int, signed: bool = False) -> str:
+    """An amount as a decimal string with exactly `places` places: `"0.80"`, `"-175.00"`;
+    `signed`, a gain shows its plus too (`"+0.80"`)."""
+    text = format(Decimal(amount).quantize(Decimal(1).scaleb(-places)), "f")
+    return f"+{text}" if signed and amount > 0 else text
+
+
+def chips_money(
+    chips: int, chip_value: Decimal, currency: str, signed: bool = False, label: bool = False
+) -> str:
+    """Chips of a session as its money, in its places: `"0.70"`; `label`led, with the
+    currency (`"+0.70 GBP"`, or `"+2"` where there is none)."""
+    text = money_text(chips * chip_value, places(currency, chip_value), signed)
+    return f"{text} {currency}".strip() if label else text
 
 
 def chip_value(given: Decimal | str, what: str = "the chip value") -> Decimal:

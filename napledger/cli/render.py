@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.table import Table as RichTable
 
 from napledger.ledger import POT
-from napledger.money import money_text, places
+from napledger.money import chips_money, money_text
 from napledger.rules import Deal, Rules
 from napledger.rules.scoring import outcome
 from napledger.seating import RosterChange
@@ -44,15 +44,6 @@ def signed(chips: int) -> str:
 def styled(chips: int, text: str | None = None) -> str:
     text = text if text is not None else signed(chips)
     return f"[green]{text}[/]" if chips > 0 else f"[red]{text}[/]" if chips < 0 else text
-
-
-def money(
-    chips: int, chip_value: Decimal, currency: str, sign: bool = True, label: bool = True
-) -> str:
-    # The currency's places (0.70 GBP, not 0.7), as in every JSON document and the workbook.
-    text = money_text(chips * chip_value, places(currency, chip_value))
-    text = f"+{text}" if sign and chips * chip_value > 0 else text
-    return f"{text} {currency}".strip() if label else text
 
 
 def esc(text: str) -> str:
@@ -136,12 +127,10 @@ def scoreboard(t: Scoreboard, footer: bool = True) -> None:
         grid.add_row(
             esc(player) + away,
             styled(chips),
-            styled(chips, money(chips, t.chip_value, currency, label=False)),
+            styled(chips, chips_money(chips, t.chip_value, currency, signed=True)),
         )
     if t.pot or _has_pot(t.rules):
-        grid.add_row(
-            "[italic]pot[/]", str(t.pot), money(t.pot, t.chip_value, currency, False, False)
-        )
+        grid.add_row("[italic]pot[/]", str(t.pot), chips_money(t.pot, t.chip_value, currency))
     console.print(grid)
     if t.next_dealer:
         console.print(f"Next to deal: [bold]{esc(t.next_dealer)}[/]")
@@ -156,7 +145,7 @@ def _has_pot(rules: Rules) -> bool:
 
 def started(t: Scoreboard) -> None:
     row = t.session
-    chip = money(1, t.chip_value, row.currency, sign=False)
+    chip = chips_money(1, t.chip_value, row.currency, label=True)
     worth = (
         "scored in chips (no money value: see --chip and --currency)"
         if t.chip_value == 1 and not row.currency
@@ -468,7 +457,7 @@ def settlement(done: Settlement) -> None:
             continue
         pays = [f"pays {esc(p.payee)} {cash(p.amount)}" for p in plan if p.payer == party]
         gets = [f"gets {cash(p.amount)} from {esc(p.payer)}" for p in plan if p.payee == party]
-        shown_net = ("+" if amount > 0 else "") + cash(amount)
+        shown_net = money_text(Decimal(amount), done.places, signed=True)
         grid.add_row(esc(party), styled(1 if amount > 0 else -1, shown_net), ", ".join(pays + gets))
     console.print(grid)
     if not plan:

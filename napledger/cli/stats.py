@@ -104,17 +104,12 @@ def stats_json(
     }
 
 
-def signed_money(amount: Decimal, shown: int) -> str:
-    from napledger.money import money_text
-
-    return ("+" if amount > 0 else "") + money_text(amount, shown)
-
-
 def render_stats(tally: "Tally", rows: "list[PlayerStats]", filtered: bool) -> None:
     from rich import box
     from rich.table import Table as RichTable
 
     from napledger.cli.render import console, esc, signed, styled
+    from napledger.money import money_text
 
     if not rows:
         console.print(
@@ -128,7 +123,7 @@ def render_stats(tally: "Tally", rows: "list[PlayerStats]", filtered: bool) -> N
         return "\n".join(
             styled(
                 int(amount.compare(0)),
-                f"{signed_money(amount, tally.places[currency])} {currency}".strip(),
+                f"{money_text(amount, tally.places[currency], True)} {currency}".strip(),
             )
             for currency, amount in sorted(stats.money.items())
         )

@@ -9,7 +9,7 @@ from decimal import Decimal
 
 from napledger.history import ScoredDeal
 from napledger.ledger import Transfer
-from napledger.money import money_text, places
+from napledger.money import chips_money
 from napledger.rules import Deal, Rules
 from napledger.seating import RosterChange
 from napledger.settle import Payment
@@ -52,8 +52,7 @@ class Scoreboard:
 
     def money(self, chips: int) -> str:
         """Chips as money, a decimal string with the currency's places."""
-        shown = places(self.session.currency, self.chip_value)
-        return money_text(chips * self.chip_value, shown)
+        return chips_money(chips, self.chip_value, self.session.currency)
 
 
 @dataclass(frozen=True)

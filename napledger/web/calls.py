@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from decimal import Decimal
 
 from napledger.ledger import POT, balances
+from napledger.money import chips_money, money_text
 from napledger.options import DealOptions
 from napledger.rules.scoring import outcome
 from napledger.store.api import Database, Transaction
@@ -74,18 +74,6 @@ class SessionItem:
     hands: int
     closed: bool
     current: bool
-
-
-def signed_money(chips: int, chip_value: Decimal, currency: str) -> str:
-    # Pence read as two places (0.70, not 0.7), as the CLI shows them; whole units stay whole.
-    places = (
-        0
-        if chip_value == chip_value.to_integral()
-        else max(2, -int(chip_value.as_tuple().exponent))
-    )
-    amount = (chips * chip_value).quantize(Decimal(1).scaleb(-places))
-    text = f"{amount:+}" if amount else f"{amount}"
-    return f"{text} {currency}".strip()
 
 
 # --- reading ----------------------------------------------------------------------
@@ -152,7 +140,10 @@ def board(database: Database, session: int, recent: int = 8) -> Board:
         closed=info.closed,
         players=tuple(
             Line(
-                p, t.chips[p], signed_money(t.chips[p], t.chip_value, info.currency), p in t.seating
+                p,
+                t.chips[p],
+                chips_money(t.chips[p], t.chip_value, info.currency, signed=True, label=True),
+                p in t.seating,
             )
             for p in sorted(t.players, key=lambda p: (-t.chips[p], t.players.index(p)))
         ),
@@ -162,7 +153,7 @@ def board(database: Database, session: int, recent: int = 8) -> Board:
         deals=tuple(deals),
         series=tuple((p, tuple(step.get(p, 0) for step in running)) for p in t.players),
         plan=tuple(
-            Payment(p.payer, p.payee, f"{Decimal(p.amount)} {unit}".strip())
+            Payment(p.payer, p.payee, f"{money_text(p.amount, settlement.places)} {unit}".strip())
             for p in settlement.payments
         ),
         newest=max((d.id for d in history.deals), default=0),

@@ -65,6 +65,19 @@ def test_the_viewers_page_shows_the_scoreboard_with_signs_pot_dealer_and_deals(
     assert "<form" not in page.text  # viewers get no way to write
 
 
+def test_money_on_the_page_has_the_places_the_cli_gives_it(client, nap):
+    # Whole chips in a currency with pence: the CLI shows 20.00; the page showed 20.
+    nap("new w --players Ann,Ben,Cat --currency GBP")
+    nap("hand nap --by Ann --tricks 5")
+    page = client.get("/s/1").text
+    table = {p["name"]: p["money"] for p in nap.json("table --json")["players"]}
+    assert table == {"Ann": "20.00", "Ben": "-10.00", "Cat": "-10.00"}
+    assert "+20.00 GBP" in page and "-10.00 GBP" in page
+    plan = nap.json("settle --json")["transfers"]
+    assert [p["money"] for p in plan] == ["10.00", "10.00"]
+    assert "</b> 10.00 GBP</li>" in page
+
+
 def test_every_page_sends_a_content_security_policy_and_loads_nothing_from_elsewhere(
     client, evening
 ):
