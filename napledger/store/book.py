@@ -28,7 +28,7 @@ from napledger.rules.load import rules_to_dict
 from napledger.rules.model import fold
 from napledger.rules.scoring import close_transfers
 from napledger.seating import RosterChange, next_dealer
-from napledger.store.db import upsert
+from napledger.store.db import duplicate_key, upsert
 from napledger.store.models import (
     CloseRow,
     DealRevision,
@@ -159,7 +159,11 @@ class Book:
         self.db.add(row)
         try:
             self.db.flush()
-        except IntegrityError:  # PostgreSQL: another table created it at the same moment
+        except IntegrityError as error:
+            if not duplicate_key(error):
+                raise  # another constraint: the transaction reports the database's reason
+            # PostgreSQL: another table created it at the same moment (the only unique key
+            # of a new session's row is its name's).
             raise NapError(f"there is already a session called {name!r}") from None
         self._roster(row, [RosterChange(1, "seat", p, i) for i, p in enumerate(seating)])
         self.set_current(row)

@@ -23,6 +23,8 @@ BUSY_TIMEOUT_MS = 30_000  # a second terminal waits for the first, it never sees
 # What it costs a deal is in benchmarks/bench_cli.py.
 SYNCHRONOUS = "FULL"
 UNIQUE_VIOLATION = "23505"  # PostgreSQL's SQLSTATE for a duplicate key
+# SQLite's extended result codes for a duplicate key (Python 3.11 names them).
+SQLITE_DUPLICATES = ("SQLITE_CONSTRAINT_UNIQUE", "SQLITE_CONSTRAINT_PRIMARYKEY")
 
 
 class OpenedFile:
@@ -251,6 +253,15 @@ def upsert(
     else:
         statement = statement.on_conflict_do_nothing(index_elements=keys)
     db.execute(statement)
+
+
+def duplicate_key(error: exc.IntegrityError) -> bool:
+    """True for a unique key that already holds the value (SQLite or PostgreSQL), False
+    for any other broken constraint (a foreign key, NOT NULL, a CHECK or a trigger's)."""
+    orig = error.orig
+    if getattr(orig, "sqlstate", None) == UNIQUE_VIOLATION:
+        return True
+    return getattr(orig, "sqlite_errorname", None) in SQLITE_DUPLICATES
 
 
 @contextmanager

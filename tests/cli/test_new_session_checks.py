@@ -44,3 +44,41 @@ def test_a_currency_with_control_characters_is_refused(nap):
     assert nap.fails("new x --players A,B,C --currency G\x07B") == (
         "Error: the currency 'G\\x07B' has control characters in it"
     )
+
+
+def test_a_broken_constraint_other_than_the_name_is_not_called_a_taken_name(nap, on_postgres):
+    """Only a duplicate name is 'already a session called …': any other refusal of the
+    database (here a trigger's, at the very insert) says what the database said."""
+    from sqlalchemy import create_engine, text
+
+    from napledger.store.db import resolve_url
+
+    nap("new first --players A,B,C")
+    engine = create_engine(resolve_url(None))
+    with engine.begin() as db:
+        if on_postgres:
+            db.execute(
+                text(
+                    "CREATE FUNCTION refuse() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION "
+                    "'no new sessions today' USING ERRCODE = 'check_violation'; END $$ "
+                    "LANGUAGE plpgsql"
+                )
+            )
+            db.execute(
+                text(
+                    "CREATE TRIGGER refuse BEFORE INSERT ON sessions "
+                    "FOR EACH ROW EXECUTE FUNCTION refuse()"
+                )
+            )
+        else:
+            db.execute(
+                text(
+                    "CREATE TRIGGER refuse BEFORE INSERT ON sessions "
+                    "BEGIN SELECT RAISE(ABORT, 'no new sessions today'); END"
+                )
+            )
+    engine.dispose()
+
+    line = nap.fails("new second --players A,B,C")
+    assert "no new sessions today" in line and "already a session" not in line
+    assert "already a session called 'first'" in nap.fails("new first --players A,B,C")
