@@ -14,6 +14,7 @@ from rich.cells import cell_len
 from rich.console import Console
 from rich.table import Table as RichTable
 
+from napledger.history import ScoredDeal
 from napledger.ledger import POT
 from napledger.money import chips_money, money_text
 from napledger.rules import Deal, Rules
@@ -21,7 +22,6 @@ from napledger.rules.scoring import outcome
 from napledger.seating import RosterChange
 
 if TYPE_CHECKING:
-    from napledger.history import ScoredDeal
     from napledger.store.views import (
         Closed,
         ClosePlan,
@@ -332,8 +332,8 @@ def roster_line(change: RosterChange) -> str:
 
 
 def hand_list(history: History) -> None:
-    """Every deal, with each join and leave shown before the deal it took effect for, and
-    each close where it was made (one taken back by `reopen` greyed)."""
+    """The history's timeline drawn: every deal, each join and leave, and each close (one
+    taken back by `reopen` greyed), in the order the history gives them."""
     from rich.columns import Columns
     from rich.text import Text
 
@@ -341,8 +341,6 @@ def hand_list(history: History) -> None:
     grid = RichTable(title=f"{esc(t.session.name)}: deals")
     for column in ("#", "dealer", "bid", "outcome", "payments", "pot"):
         grid.add_column(column)
-    changes = [c for c in history.roster if c.kind != "seat"]
-    pending = list(history.closes)
 
     def close_row(close: CloseRecord) -> None:
         where = {"split": "split", "carry": "carried"}.get(close.pot_to, f"to {close.pot_to}")
@@ -369,12 +367,13 @@ def hand_list(history: History) -> None:
         grid.add_row(*cells)
         between = False
 
-    for d in history.deals:
-        stamp = d.recorded_at
-        while pending and d.revision == 1 and stamp and pending[0].closed_at < stamp:
-            close_row(pending.pop(0))
-        while changes and changes[0].from_deal <= d.number:
-            event_row(roster_line(changes.pop(0)))
+    for d in history.timeline:
+        if isinstance(d, RosterChange):
+            event_row(roster_line(d))
+            continue
+        if not isinstance(d, ScoredDeal):  # a close
+            close_row(d)
+            continue
         deal = _read(d)
         bid = f"{esc(deal.bidder or '')} {esc(deal.bid or '')}".strip() or "-"
         if d.live:
@@ -409,10 +408,6 @@ def hand_list(history: History) -> None:
                 "",
                 "",
             )
-    for change in changes:  # in force from the next deal
-        event_row(roster_line(change))
-    for close in pending:
-        close_row(close)
     console.print(grid)
 
 

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
+from functools import cached_property
 
 from napledger.history import ScoredDeal
 from napledger.ledger import Transfer
@@ -66,6 +67,10 @@ class CloseRecord:
     closed_at: datetime
 
 
+# One thing that happened at the table, as `hands` lists it.
+Event = ScoredDeal | RosterChange | CloseRecord
+
+
 @dataclass(frozen=True)
 class History:
     """Every revision of every deal, scored, the changes to who sits, and the closes."""
@@ -74,6 +79,27 @@ class History:
     deals: Sequence[ScoredDeal]
     roster: Sequence[RosterChange]
     closes: Sequence[CloseRecord] = ()
+
+    @cached_property
+    def timeline(self) -> tuple[Event, ...]:
+        """Deals, joins and leaves, and closes in the order a reader meets them.
+
+        A join or leave stands before the first deal it was in force for (or at the end:
+        in force from the next deal); a close stands before the first deal recorded after
+        it (a correction of an older deal does not move it), else at the end. The opening
+        seating is not an event.
+        """
+        changes = [c for c in self.roster if c.kind != "seat"]
+        closes = list(self.closes)
+        out: list[Event] = []
+        for deal in self.deals:
+            stamp = deal.recorded_at
+            while closes and deal.revision == 1 and stamp and closes[0].closed_at < stamp:
+                out.append(closes.pop(0))
+            while changes and changes[0].from_deal <= deal.number:
+                out.append(changes.pop(0))
+            out.append(deal)
+        return (*out, *changes, *closes)
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from napledger.history import ScoredDeal
 from napledger.ledger import POT
 from napledger.options import DealOptions
 from napledger.rules import load_preset
+from napledger.seating import RosterChange
 from napledger.store.api import Database
 from napledger.store.views import Scoreboard
 
@@ -127,3 +128,39 @@ def test_the_view_table_mode_shows_between_deals(database):
         1,
         "Ann",
     )
+
+
+def test_the_timeline_puts_roster_changes_and_closes_where_a_reader_meets_them(database):
+    def step(act):
+        with database.write() as tx:  # each change its own transaction, as at the table
+            act(tx.session())
+
+    step(lambda s: s.record(DealOptions(bid="3", by="ann", tricks=3)))
+    step(lambda s: s.join("Dee"))
+    step(lambda s: s.record(DealOptions(bid="3", by="bob", tricks=1)))
+    step(lambda s: s.close())
+    step(lambda s: s.reopen())
+    step(lambda s: s.leave("Cy"))
+    step(lambda s: s.record(DealOptions(bid="3", by="dee", tricks=3)))
+    step(lambda s: s.amend(1, DealOptions(tricks=2)))  # a correction does not move the close
+    step(lambda s: s.join("Cy"))  # in force from the next deal: at the end
+    with database.read() as tx:
+        history = tx.session().history()
+
+    def name(event):
+        if isinstance(event, ScoredDeal):
+            return event.label
+        if isinstance(event, RosterChange):
+            return f"{event.kind} {event.player}"
+        return "close" if event.live else "reopened close"
+
+    assert [name(e) for e in history.timeline] == [
+        "1",
+        "1.2",
+        "join Dee",
+        "2",
+        "reopened close",
+        "leave Cy",
+        "3",
+        "join Cy",
+    ]
