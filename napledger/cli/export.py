@@ -61,15 +61,8 @@ def export(
     if output is not None and output.suffix.lower() != ".xlsx":
         raise NapError(f"the workbook must be an .xlsx file, not {output}")
     with book(ctx, write=False) as tx:
-        if all_ or (not sessions and (start or end)):
-            rows = [board.session for board in tx.sessions()]
-        else:
-            rows = tx.find_many(session_refs(sessions))
-        rows = [
-            r
-            for r in rows
-            if (start is None or start <= r.created_at) and (end is None or r.created_at < end)
-        ]
+        every = all_ or (not sessions and (start or end))
+        rows = tx.sessions_between(start, end, None if every else session_refs(sessions))
         if not rows:
             raise NapError("no sessions to export in that range")
         data = [tx.export_data(r) for r in rows]

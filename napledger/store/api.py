@@ -13,6 +13,7 @@
         value or currency: those of the session carried from, else 1 and none)
     use(ref) -> SessionInfo                     session(ref=None) -> SessionAPI
     find_many(refs) -> list[SessionInfo]        settlement(refs) -> Settlement
+    sessions_between(since=None, until=None, refs=None) -> list[SessionInfo]
     export_data(info) -> SessionExport          stats(since=None, until=None) -> Tally
     known_players() -> list[str]                verify() -> Report
 
@@ -200,6 +201,21 @@ class Transaction:
 
     def find_many(self, refs: Iterable[str | None]) -> list[SessionInfo]:
         return [session_info(row) for row in self.book.find_many(refs)]
+
+    def sessions_between(
+        self,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        refs: Iterable[str | None] | None = None,
+    ) -> list[SessionInfo]:
+        """The sessions started in [since, until) (either end open when None): among those
+        `refs` names, in the order named, else among every session."""
+        rows = self.book.sessions() if refs is None else self.book.find_many(refs)
+        return [
+            session_info(r)
+            for r in rows
+            if (since is None or since <= r.created_at) and (until is None or r.created_at < until)
+        ]
 
     def settlement(self, refs: Iterable[str | None]) -> Settlement:
         return settlement(self.book, self.book.find_many(refs))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from datetime import timedelta
 from decimal import Decimal
 
 import pytest
@@ -164,3 +165,21 @@ def test_the_timeline_puts_roster_changes_and_closes_where_a_reader_meets_them(d
         "3",
         "join Cy",
     ]
+
+
+def test_sessions_between_chooses_by_the_instant_a_session_started(database):
+    with database.write() as tx:
+        tx.new_session("sat", load_preset("classic"), ["Ann", "Bob", "Cy"])
+        started = {s.session.name: s.session.created_at for s in tx.sessions()}
+    second = timedelta(seconds=1)
+    with database.read() as tx:
+
+        def names(*args, **kwargs):
+            return [s.name for s in tx.sessions_between(*args, **kwargs)]
+
+        assert names() == ["fri", "sat"]
+        assert names(started["sat"]) == ["sat"]  # the start is in, the end is out
+        assert names(until=started["sat"]) == ["fri"]
+        assert names(started["sat"] + second) == []
+        assert names(refs=["sat", "fri", "FRI"]) == ["sat", "fri"]  # as named, each once
+        assert names(until=started["sat"], refs=["sat", "fri"]) == ["fri"]
