@@ -129,18 +129,13 @@ def scoreboard(t: Scoreboard, footer: bool = True) -> None:
             styled(chips),
             styled(chips, chips_money(chips, t.chip_value, currency, signed=True)),
         )
-    if t.pot or _has_pot(t.rules):
+    if t.pot or t.rules.has_pot:
         grid.add_row("[italic]pot[/]", str(t.pot), chips_money(t.pot, t.chip_value, currency))
     console.print(grid)
     if t.next_dealer:
         console.print(f"Next to deal: [bold]{esc(t.next_dealer)}[/]")
     elif t.session.closed_at and footer:
         console.print(f"Closed; pot: {t.session.pot_to}.")
-
-
-def _has_pot(rules: Rules) -> bool:
-    s = rules.settings
-    return s.pool or s.dealer_ante > 0 or any(b.fail_pot for b in rules.bids)
 
 
 def started(t: Scoreboard) -> None:

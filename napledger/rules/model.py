@@ -86,6 +86,12 @@ class Rules:
         return bid.toggle is None or self.settings.toggle(bid.toggle)
 
     @property
+    def has_pot(self) -> bool:
+        """Whether anything in this game pays into a pot: an ante, or a failed bid's extra."""
+        s = self.settings
+        return s.pool or s.dealer_ante > 0 or any(b.fail_pot for b in self.bids)
+
+    @property
     def enabled_bids(self) -> tuple[Bid, ...]:
         return tuple(b for b in self.bids if self.enabled(b))
 

@@ -104,3 +104,11 @@ def test_bids_by_name_alias_accent_and_number():
 def test_unknown_preset_names_the_known_ones():
     with pytest.raises(RuleError, match="classic, russian, seven-card"):
         load_rules("clasic")
+
+
+def test_a_game_has_a_pot_when_an_ante_or_a_failed_bid_pays_into_it():
+    classic = load_preset("classic")
+    assert not classic.has_pot  # nothing ever pays in: the scoreboard shows no pot row
+    assert with_overrides(classic, ["pool=on"]).has_pot
+    assert with_overrides(classic, ["dealer_ante=1"]).has_pot
+    assert load_preset("russian").has_pot  # a failed bid also pays the pot
