@@ -6,9 +6,10 @@ Everything a figure needs to know about a bid comes from the session's own rules
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
+from types import MappingProxyType
 
 from napledger.history import ScoredDeal
 from napledger.ledger import POT, Transfer
@@ -17,8 +18,8 @@ from napledger.rules.model import Bid, Rules
 from napledger.rules.scoring import was_made
 
 
-@dataclass
-class BidTally:
+@dataclass(frozen=True)
+class BidFigures:
     bids: int = 0
     made: int = 0
     failed: int = 0  # an opponent's revoke decides a bid neither way
@@ -31,35 +32,109 @@ class BidTally:
         return (Decimal(100 * self.made) / decided).quantize(Decimal("0.1"))
 
 
-@dataclass
-class PlayerStats:
+@dataclass(frozen=True)
+class PlayerFigures:
+    """One player's lifetime figures, as `stats` returns them."""
+
     name: str
     sessions: int = 0
     deals: int = 0  # deals the player was dealt cards in
-    bids: BidTally = field(default_factory=BidTally)
-    by_bid: dict[str, BidTally] = field(default_factory=dict)
+    bids: BidFigures = BidFigures()
+    by_bid: Mapping[str, BidFigures] = field(default_factory=lambda: MappingProxyType({}))
     chips: int = 0
-    money: dict[str, Decimal] = field(default_factory=dict)  # currency -> amount
+    money: Mapping[str, Decimal] = field(default_factory=lambda: MappingProxyType({}))
     biggest_win: int = 0  # chips, in one deal
     biggest_loss: int = 0
     naps_made: int = 0
     treasure: int = 0  # chips taken out of the pot by winning deals
 
 
+@dataclass(frozen=True)
+class Figures:
+    """Every player's figures over some sessions: what `Transaction.stats` returns."""
+
+    players: Mapping[str, PlayerFigures]
+    currencies: frozenset[str]
+    chip_values: frozenset[Decimal]
+    places: Mapping[str, int]  # currency -> the places its money is shown with
+
+    def player(self, name: str) -> PlayerFigures:
+        """A player's figures; all nought for one who played in none of these sessions."""
+        return self.players.get(name) or PlayerFigures(name)
+
+    @property
+    def chips_add_up(self) -> bool:
+        """Chips of sessions that value a chip differently mean nothing added together."""
+        return len(self.chip_values) <= 1
+
+    def ranked(self) -> list[PlayerFigures]:
+        """Best first: by chips where they add up, else by money in the one currency."""
+        if self.chips_add_up:
+            return sorted(self.players.values(), key=lambda s: (-s.chips, s.name.casefold()))
+        if len(self.currencies) == 1:
+            return sorted(
+                self.players.values(),
+                key=lambda s: (-sum(s.money.values(), Decimal(0)), s.name.casefold()),
+            )
+        return sorted(self.players.values(), key=lambda s: s.name.casefold())
+
+
+# What Tally counts into, then hands out frozen.
+@dataclass
+class _BidCount:
+    bids: int = 0
+    made: int = 0
+    failed: int = 0
+
+    def frozen(self) -> BidFigures:
+        return BidFigures(self.bids, self.made, self.failed)
+
+
+@dataclass
+class _PlayerCount:
+    name: str
+    sessions: int = 0
+    deals: int = 0
+    bids: _BidCount = field(default_factory=_BidCount)
+    by_bid: dict[str, _BidCount] = field(default_factory=dict)
+    chips: int = 0
+    money: dict[str, Decimal] = field(default_factory=dict)
+    biggest_win: int = 0
+    biggest_loss: int = 0
+    naps_made: int = 0
+    treasure: int = 0
+
+    def frozen(self) -> PlayerFigures:
+        return PlayerFigures(
+            name=self.name,
+            sessions=self.sessions,
+            deals=self.deals,
+            bids=self.bids.frozen(),
+            by_bid=MappingProxyType({k: t.frozen() for k, t in self.by_bid.items()}),
+            chips=self.chips,
+            money=MappingProxyType(dict(self.money)),
+            biggest_win=self.biggest_win,
+            biggest_loss=self.biggest_loss,
+            naps_made=self.naps_made,
+            treasure=self.treasure,
+        )
+
+
 class Tally:
-    """Accumulates the figures; feed it sessions, deals, chips and swings in any order."""
+    """Accumulates the figures; feed it sessions, deals, chips and swings in any order,
+    then take them out frozen with `figures()`."""
 
     def __init__(self) -> None:
-        self.players: dict[str, PlayerStats] = {}
+        self.players: dict[str, _PlayerCount] = {}
         self.currencies: set[str] = set()
         self.chip_values: set[Decimal] = set()
         self.places: dict[str, int] = {}  # currency -> the places its money is shown with
         self._bids: dict[int, tuple[Rules, dict[str, Bid]]] = {}
 
-    def player(self, name: str) -> PlayerStats:
+    def player(self, name: str) -> _PlayerCount:
         found = self.players.get(name)
         if found is None:
-            found = self.players[name] = PlayerStats(name)
+            found = self.players[name] = _PlayerCount(name)
         return found
 
     def session(self, players: Iterable[str], currency: str, chip_value: Decimal) -> None:
@@ -80,7 +155,7 @@ class Tally:
         bid = self._bid(rules, deal.bid)
         bidder = self.player(deal.bidder)
         verdict = was_made(rules, deal)
-        for tally in (bidder.bids, bidder.by_bid.setdefault(bid.name, BidTally())):
+        for tally in (bidder.bids, bidder.by_bid.setdefault(bid.name, _BidCount())):
             tally.bids += 1
             tally.made += verdict is True
             tally.failed += verdict is False
@@ -104,21 +179,13 @@ class Tally:
         stats.biggest_win = max(stats.biggest_win, best)
         stats.biggest_loss = min(stats.biggest_loss, worst)
 
-    @property
-    def chips_add_up(self) -> bool:
-        """Chips of sessions that value a chip differently mean nothing added together."""
-        return len(self.chip_values) <= 1
-
-    def ranked(self) -> list[PlayerStats]:
-        """Best first: by chips where they add up, else by money in the one currency."""
-        if self.chips_add_up:
-            return sorted(self.players.values(), key=lambda s: (-s.chips, s.name.casefold()))
-        if len(self.currencies) == 1:
-            return sorted(
-                self.players.values(),
-                key=lambda s: (-sum(s.money.values(), Decimal(0)), s.name.casefold()),
-            )
-        return sorted(self.players.values(), key=lambda s: s.name.casefold())
+    def figures(self) -> Figures:
+        return Figures(
+            players=MappingProxyType({n: p.frozen() for n, p in self.players.items()}),
+            currencies=frozenset(self.currencies),
+            chip_values=frozenset(self.chip_values),
+            places=MappingProxyType(dict(self.places)),
+        )
 
     def _bid(self, rules: Rules, name: str) -> Bid:
         # Records hold the bid's own name; looking it up per deal is the hot loop.

@@ -10,7 +10,7 @@ from napledger.cli.app import JsonOpt, app, book, emit_json
 from napledger.cli.dates import day_range, parse_day
 
 if TYPE_CHECKING:
-    from napledger.tally import PlayerStats, Tally
+    from napledger.tally import Figures, PlayerFigures
 
 
 @app.command()
@@ -47,7 +47,7 @@ def stats(
         render_stats(tally, rows, bool(since or until))
 
 
-def money_json(tally: "Tally", stats: "PlayerStats") -> str | dict[str, str]:
+def money_json(tally: "Figures", stats: "PlayerFigures") -> str | dict[str, str]:
     """One decimal string when every session counted shares a currency; else one per currency."""
     from napledger.money import money_text
 
@@ -58,7 +58,7 @@ def money_json(tally: "Tally", stats: "PlayerStats") -> str | dict[str, str]:
 
 
 def stats_json(
-    tally: "Tally", rows: "list[PlayerStats]", first: date | None, last: date | None
+    tally: "Figures", rows: "list[PlayerFigures]", first: date | None, last: date | None
 ) -> dict[str, Any]:
     from napledger.money import money_text
 
@@ -104,7 +104,7 @@ def stats_json(
     }
 
 
-def render_stats(tally: "Tally", rows: "list[PlayerStats]", filtered: bool) -> None:
+def render_stats(tally: "Figures", rows: "list[PlayerFigures]", filtered: bool) -> None:
     from rich import box
     from rich.table import Table as RichTable
 
@@ -119,7 +119,7 @@ def render_stats(tally: "Tally", rows: "list[PlayerStats]", filtered: bool) -> N
         )
         return
 
-    def money(stats: "PlayerStats") -> str:
+    def money(stats: "PlayerFigures") -> str:
         return "\n".join(
             styled(
                 int(amount.compare(0)),

@@ -14,7 +14,7 @@
     use(ref) -> SessionInfo                     session(ref=None) -> SessionAPI
     find_many(refs) -> list[SessionInfo]        settlement(refs) -> Settlement
     sessions_between(since=None, until=None, refs=None) -> list[SessionInfo]
-    export_data(info) -> SessionExport          stats(since=None, until=None) -> Tally
+    export_data(info) -> SessionExport          stats(since=None, until=None) -> Figures
     known_players() -> list[str]                verify() -> Report
 
 `SessionAPI` (one session; the writing calls refuse a closed session):
@@ -74,7 +74,7 @@ if TYPE_CHECKING:
 
     from napledger.export.data import SessionExport
     from napledger.store.verify import Report
-    from napledger.tally import Tally
+    from napledger.tally import Figures
 
 __all__ = ["Database", "DealOptions", "SessionAPI", "Transaction"]
 
@@ -230,7 +230,7 @@ class Transaction:
 
         return known_players(self.book.db)
 
-    def stats(self, since: datetime | None = None, until: datetime | None = None) -> Tally:
+    def stats(self, since: datetime | None = None, until: datetime | None = None) -> Figures:
         from napledger.store.tallies import lifetime
 
         return lifetime(self.book, since, until)

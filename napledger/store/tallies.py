@@ -12,14 +12,14 @@ from sqlmodel import Session
 from napledger.history import DealRecord, score_history
 from napledger.ledger import POT
 from napledger.store.book import Book, D, E, P, S, cached_rules
-from napledger.tally import Tally
+from napledger.tally import Figures, Tally
 
 
 def known_players(db: Session) -> list[str]:
     return list(db.execute(select(P.name).order_by(P.id)).scalars())
 
 
-def lifetime(book: Book, since: datetime | None = None, until: datetime | None = None) -> Tally:
+def lifetime(book: Book, since: datetime | None = None, until: datetime | None = None) -> Figures:
     """Every player's figures over the sessions started in [since, until); voided deals never count."""
     db = book.db
     started = []
@@ -78,4 +78,4 @@ def lifetime(book: Book, since: datetime | None = None, until: datetime | None =
         # The stored pots (which verify vouches for): a deal is scored only if it took the pot.
         for scored in score_history(rules, records, opening_pot, stored_pots=True):
             tally.deal(rules, scored)
-    return tally
+    return tally.figures()

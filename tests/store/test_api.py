@@ -16,6 +16,7 @@ from napledger.rules import load_preset
 from napledger.seating import RosterChange
 from napledger.store.api import Database
 from napledger.store.views import Scoreboard
+from napledger.tally import PlayerFigures
 
 
 @pytest.fixture
@@ -183,3 +184,20 @@ def test_sessions_between_chooses_by_the_instant_a_session_started(database):
         assert names(started["sat"] + second) == []
         assert names(refs=["sat", "fri", "FRI"]) == ["sat", "fri"]  # as named, each once
         assert names(until=started["sat"], refs=["sat", "fri"]) == ["fri"]
+
+
+def test_stats_come_out_frozen_too(database):
+    with database.write() as tx:
+        tx.session().record(DealOptions(bid="nap", by="Cy", tricks=5))
+        figures = tx.stats()
+    cy = figures.player("Cy")
+    assert (cy.chips, cy.naps_made, cy.bids.made, cy.by_bid["nap"].made) == (20, 1, 1, 1)
+    assert figures.player("Nobody") == PlayerFigures("Nobody")  # nought, and not added
+    assert "Nobody" not in figures.players
+    for value in (figures, cy, cy.bids):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            value.chips = 0  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        cy.money["GBP"] = Decimal(1)  # type: ignore[index]
+    with pytest.raises(TypeError):
+        figures.players["Cy"] = cy  # type: ignore[index]
