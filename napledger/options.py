@@ -51,7 +51,8 @@ def make_deal(
     if o.made and o.failed:
         raise NapError("--made and --failed contradict each other")
     if o.tricks is not None and (o.made or o.failed):
-        raise NapError("give --tricks or --made/--failed, not both")
+        # About the deal, not the typing: a web form's fields give the same pair.
+        raise NapError("give the tricks taken or made/failed, not both")
     if (o.no_peeps and o.peeps) or (o.no_buys and o.buys):
         raise NapError("--no-peeps/--no-buys contradict --peep/--buy")
     peeps = () if o.no_peeps else o.peeps

@@ -93,7 +93,7 @@ def check_deal(rules: Rules, deal: Deal) -> None:
         if not 0 <= deal.tricks <= rules.hand_size:
             raise DealError(f"tricks must be from 0 to {rules.hand_size}, not {deal.tricks}")
     elif deal.made is None and deal.revoker is None:
-        raise DealError("give the outcome: --tricks N, --made, --failed or --revoke PLAYER")
+        raise DealError("say how the deal went: the tricks taken, made or failed, or who revoked")
 
 
 def score_deal(rules: Rules, deal: Deal, pot_before: int) -> list[Transfer]:

@@ -61,6 +61,21 @@ def test_amend_shows_the_new_payments_and_can_clear_peeps(nap):
     assert "contradict" in nap.fails("amend 1 --no-peeps --peep C")
 
 
+def test_a_deal_without_one_clear_outcome_is_refused_in_words_any_front_end_can_show(nap):
+    # Said of the deal, not of flags: the web page shows the same line under its form.
+    nap("new s --players A,B,C")
+    assert nap.fails("hand 3 --by A") == (
+        "Error: say how the deal went: the tricks taken, made or failed, or who revoked"
+    )
+    assert nap.fails("hand 3 --by A --tricks 3 --made") == (
+        "Error: give the tricks taken or made/failed, not both"
+    )
+    # What only a command line can type is told in its own terms.
+    assert nap.fails("hand 3 --by A --made --failed") == (
+        "Error: --made and --failed contradict each other"
+    )
+
+
 def test_a_player_who_left_is_told_apart_from_a_stranger(nap):
     nap("new s --players Ann,Ben,Cat,Dan")
     nap("leave ben")
