@@ -21,7 +21,7 @@
     info -> SessionInfo                         scoreboard() -> Scoreboard
     history() -> History                        view() -> TableView
     record(options) -> DealResult               pass_(options) -> DealResult
-    undo() -> Voided                            void(number) -> Voided
+    undo(expected=None) -> Voided               void(number) -> Voided
     amend(number, options) -> DealResult        join(player, after=None) -> Seated
     leave(player) -> Seated                     close(pot_to="split", confirmed=None) -> Closed
     settlement() -> Settlement                  close_plan(pot_to="split") -> ClosePlan
@@ -346,8 +346,18 @@ class SessionAPI:
         new = b.amend(row, number, deal)
         return DealResult(new.number, new.revision, deal, b.deal_entries(new), b.table(row))
 
-    def undo(self) -> Voided:
-        gone = self.book.undo(self._writable())
+    def undo(self, expected: int | None = None) -> Voided:
+        """Void the last live deal; with `expected`, only if that is still its number (a
+        page showing "Undo deal 5" must not void a deal 6 recorded elsewhere since)."""
+        row = self._writable()
+        if expected is not None:
+            last = self.book.last_live(row)
+            if last is not None and last.number != expected:
+                raise NapError(
+                    f"deal {expected} is not the last deal (deal {last.number} is); "
+                    "nothing was voided"
+                )
+        gone = self.book.undo(row)
         return Voided(gone.number, self.scoreboard())
 
     def void(self, number: int) -> Voided:

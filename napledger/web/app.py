@@ -314,7 +314,9 @@ def create_app(db: str | None, key: str) -> FastAPI:
         if action == "pass":
             return calls.pass_deal(database, session, options)
         if action == "undo":
-            return calls.undo(database, session)
+            # The deal the button named, not whatever is last by now.
+            expected = whole(number, "the deal number") if number else None
+            return calls.undo(database, session, expected)
         if action == "amend":
             # The deal the scorekeeper saw as the last one, not whatever is last by now.
             return calls.amend(database, session, whole(number or "", "the deal number"), options)

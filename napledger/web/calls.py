@@ -198,9 +198,9 @@ def pass_deal(database: Database, session: int, options: DealOptions) -> str:
     return f"Deal {done.number} recorded (passed out)."
 
 
-def undo(database: Database, session: int) -> str:
+def undo(database: Database, session: int, expected: int | None) -> str:
     with writing(database) as ledger:
-        gone = ledger.session(str(session)).undo()
+        gone = ledger.session(str(session)).undo(expected)
     return f"Deal {gone.number} voided."
 
 

@@ -290,6 +290,24 @@ def test_pass_undo_and_amend_do_what_the_commands_do(client, nap, evening):
     assert error_line(missing.text) == nap.fails("amend 9 --made")
 
 
+def test_undo_voids_the_deal_the_keeper_saw_not_one_recorded_since(client, nap, evening):
+    # The keeper's page said "Undo deal 2"; meanwhile a CLI `hand` recorded deal 3.
+    nap("hand nap --by Cat --tricks 5")
+    before = nap.json("hands --json")
+    answer = post(client, "/s/1/undo", number="2")
+    assert answer.status_code == 400
+    assert "deal 2 is not the last deal" in error_line(answer.text)
+    assert nap.json("hands --json") == before  # deal 3 is still there
+    assert post(client, "/s/1/undo", number="3").status_code == 303
+    assert nap.json("table --json")["hands"] == 2
+
+
+def test_the_undo_button_posts_the_deal_it_names(client, evening):
+    page = client.get(f"/s/1/keep?key={KEY}").text
+    form = re.search(r'<form[^>]*action="/s/1/undo".*?</form>', page, re.S)
+    assert form and 'name="number" value="2"' in form.group(0) and "Undo deal 2" in form.group(0)
+
+
 def test_amend_and_undo_on_an_empty_session_are_refused_cleanly(client, nap):
     nap("new empty --players A,B,C")
     assert error_line(post(client, "/s/1/undo").text) == nap.fails("undo")
