@@ -79,6 +79,16 @@ class Rules:
         return dict(self.absent).get(key)
 
     @property
+    def can_peep(self) -> bool:
+        """Whether anyone may peep in this game (free when the fee is 0, but still a peep)."""
+        return self.why_absent("peep_fee") is None
+
+    @property
+    def can_buy(self) -> bool:
+        """Whether anyone may buy cards before the bid (in some games only the bidder)."""
+        return self.buying != "nobody"
+
+    @property
     def most_bought(self) -> int:
         return self.buy_limit or self.hand_size
 

@@ -64,7 +64,7 @@ def check_deal(rules: Rules, deal: Deal) -> None:
         must_be_dealt_in(player, "one who peeps")
     if len(set(deal.peeps)) != len(deal.peeps):
         raise DealError("each player can peep once a deal")
-    if deal.buys and rules.buying == "nobody":
+    if deal.buys and not rules.can_buy:
         why = rules.why_absent("purchase_fee")
         raise DealError(f"nobody buys cards in {rules.name}" + (f": {why}" if why else ""))
     for player, cards in deal.buys:

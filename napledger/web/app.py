@@ -271,10 +271,11 @@ def create_app(db: str | None, key: str) -> FastAPI:
         if action not in ACTIONS:
             raise HTTPException(404, f"no such action: {action}")
         # The form in the CLI's own terms: what `hand BID --by … --peep … --buy P=N` takes.
+        # A box left empty is a purchase not given; any number typed is the core's to judge.
         bought = tuple(
             f"{who}={count.strip()}"
             for who, count in zip(buyer or (), buy or (), strict=False)
-            if count.strip() not in ("", "0")
+            if count.strip()
         )
         options = DealOptions(
             bid=blank(bid),

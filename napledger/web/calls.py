@@ -63,6 +63,8 @@ class Board:
     hand_size: int
     peeps: bool
     buys: bool
+    most_bought: int
+    bidder_buys: bool  # only the bidder may buy
     last_deal: int | None
 
 
@@ -160,8 +162,10 @@ def board(database: Database, session: int, recent: int = 8) -> Board:
         seated=t.seating,
         bids=tuple(bid.name for bid in rules.enabled_bids),
         hand_size=rules.hand_size,
-        peeps=rules.settings.peep_fee > 0,
-        buys=rules.settings.purchase_fee > 0,
+        peeps=rules.can_peep,
+        buys=rules.can_buy,
+        most_bought=rules.most_bought,
+        bidder_buys=rules.buying == "bidder",
         last_deal=live[-1].number if live else None,
     )
 

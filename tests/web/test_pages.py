@@ -211,7 +211,7 @@ def test_tricks_revoke_and_peeps_go_through_as_the_cli_takes_them(client, nap):
             "tricks": "4",
             "peep": ["Cat"],
             "buyer": ["Ann", "Ben", "Cat", "Dan"],
-            "buy": ["2", "", "0", ""],
+            "buy": ["2", "", "", ""],
         },
         follow_redirects=False,
     )
@@ -223,10 +223,37 @@ def test_tricks_revoke_and_peeps_go_through_as_the_cli_takes_them(client, nap):
     assert nap.json("hands --json")[-1]["outcome"] == "revoke by Dan"
 
 
-def test_no_peeps_or_purchases_offered_where_the_rules_have_none(client, nap):
-    nap("new plain --players A,B,C --rule peep_fee=0 --rule purchase_fee=0")
+def test_the_form_offers_peeps_and_buys_where_the_rules_allow_them_not_by_the_fee(client, nap):
+    # Seven-card: no peeping and no exchange, though both fees are 1.
+    nap("new seven --players A,B,C --variant seven-card")
     page = client.get(f"/s/1/keep?key={KEY}").text
     assert 'name="peep"' not in page and 'name="buy"' not in page
+    # Russian: no peeping; the bidder may buy one card, free (the fee is 0).
+    nap("new russian --players A,B,C --variant russian")
+    page = client.get(f"/s/2/keep?key={KEY}").text
+    assert 'name="peep"' not in page and 'name="buy"' in page
+    answer = client.post(
+        "/s/2/hand",
+        data={"key": KEY, "bid": "3", "by": "B", "tricks": "3", "buyer": ["A", "B", "C"]}
+        | {"buy": ["", "1", ""]},
+        follow_redirects=False,
+    )
+    assert answer.status_code == 303, error_line(answer.text)
+    assert nap.json("hands --json --session russian")[-1]["buys"] == {"B": 1}
+    # Free peeping is still peeping: a fee of 0 does not take the choice away.
+    nap("new free --players A,B,C --rule peep_fee=0")
+    assert 'name="peep"' in client.get(f"/s/3/keep?key={KEY}").text
+
+
+def test_a_purchase_the_rules_refuse_gets_the_cores_message(client, nap):
+    nap("new russian --players A,B,C --variant russian")
+    form = {"key": KEY, "bid": "3", "by": "B", "tricks": "3", "buyer": ["A", "B", "C"]}
+    answer = client.post("/s/1/hand", data=form | {"buy": ["1", "", ""]})
+    assert answer.status_code == 400
+    assert error_line(answer.text) == nap.fails("hand 3 --by B --tricks 3 --buy A=1")
+    zero = client.post("/s/1/hand", data=form | {"buy": ["", "0", ""]})
+    assert error_line(zero.text) == nap.fails("hand 3 --by B --tricks 3 --buy B=0")
+    assert nap.json("table --json")["hands"] == 0
 
 
 @pytest.mark.parametrize(
