@@ -9,7 +9,7 @@ from decimal import Decimal
 from functools import cached_property
 
 from napledger.history import ScoredDeal
-from napledger.ledger import Transfer
+from napledger.ledger import Transfer, balances
 from napledger.money import chips_money
 from napledger.rules import Deal, Rules
 from napledger.seating import RosterChange
@@ -100,6 +100,23 @@ class History:
                 out.append(changes.pop(0))
             out.append(deal)
         return (*out, *changes, *closes)
+
+
+    @cached_property
+    def running(self) -> tuple[tuple[str, Mapping[str, int]], ...]:
+        """Each account's balance after each live deal and after the live close, labelled
+        "N" or "close": the last one is the scoreboard (a close's shares of the pot
+        included), so a chart drawn from it ends where the table stands."""
+        out: list[tuple[str, Mapping[str, int]]] = []
+        total: dict[str, int] = {}
+        for event in self.timeline:
+            if isinstance(event, ScoredDeal) and event.live:
+                total = balances([event.entries], start=total)
+                out.append((event.label, total))
+            elif isinstance(event, CloseRecord) and event.live:
+                total = balances([event.shares], start=total)
+                out.append(("close", total))
+        return tuple(out)
 
 
 @dataclass(frozen=True)

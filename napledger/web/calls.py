@@ -10,7 +10,7 @@ from __future__ import annotations
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 
-from napledger.ledger import POT, balances
+from napledger.ledger import POT
 from napledger.money import chips_money, money_text
 from napledger.options import DealOptions
 from napledger.rules.scoring import outcome
@@ -54,7 +54,7 @@ class Board:
     hands: int
     next_dealer: str | None
     deals: tuple[DealView, ...]  # the latest first
-    series: tuple[tuple[str, tuple[int, ...]], ...]  # each player's balance after each deal
+    series: tuple[tuple[str, tuple[int, ...]], ...]  # each player's balance after each deal and the close
     plan: tuple[Payment, ...]
     newest: int  # the id of the newest deal record: a live page counts from it
     # What the scorekeeper's form offers.
@@ -107,7 +107,7 @@ def session_id(database: Database, ref: str | None) -> int:
 def board(database: Database, session: int, recent: int = 8) -> Board:
     with database.read() as ledger:
         s = ledger.session(str(session))
-        history = s.history(with_roster=False)
+        history = s.history()  # the closes too: their shares are in the chart
         settlement = s.settlement()
     t = history.scoreboard
     info = t.session
@@ -128,11 +128,6 @@ def board(database: Database, session: int, recent: int = 8) -> Board:
         if d.entries.get(POT):
             paid.append((POT, d.entries[POT]))
         deals.append(DealView(d.label, f"{deal.dealer} dealt · {what}{note}", tuple(paid)))
-    running: list[dict[str, int]] = []
-    total: dict[str, int] = {}
-    for d in live:
-        total = balances([d.entries], start=total)
-        running.append(total)
     unit = settlement.currency
     rules = t.rules
     return Board(
@@ -153,7 +148,9 @@ def board(database: Database, session: int, recent: int = 8) -> Board:
         hands=t.hands,
         next_dealer=t.next_dealer,
         deals=tuple(deals),
-        series=tuple((p, tuple(step.get(p, 0) for step in running)) for p in t.players),
+        series=tuple(
+            (p, tuple(step.get(p, 0) for _, step in history.running)) for p in t.players
+        ),
         plan=tuple(
             Payment(p.payer, p.payee, f"{money_text(p.amount, settlement.places)} {unit}".strip())
             for p in settlement.payments

@@ -7,6 +7,7 @@ import re
 import pytest
 from fastapi.testclient import TestClient
 
+from napledger.store.api import Database
 from napledger.web import calls
 from tests.web.conftest import HOSTILE, KEY
 
@@ -375,3 +376,16 @@ def test_a_database_file_replaced_under_the_server_is_refused_not_written(client
     assert answer.status_code == 400
     assert "is no longer the database file opened at the start" in answer.text
     assert nap.json("table --json")["hands"] == 1
+
+
+def test_the_chart_ends_where_the_scoreboard_stands_after_a_close_shares_the_pot(client, nap):
+    nap("new box --players Ann,Ben,Cat --variant russian")
+    nap("hand nap --by Ann --failed")  # a failed napoleon feeds the box
+    nap("close --pot split --yes")
+    chips = nap.chips()
+    with Database() as database:
+        board = calls.board(database, 1)
+    assert {name: values[-1] for name, values in board.series} == chips
+    page = client.get("/s/1").text
+    legend = dict(re.findall(r'stroke-dasharray="[^"]*"/></svg>(\S+) ([+-]?\d+)</li>', page))
+    assert {name: int(value) for name, value in legend.items()} == chips
