@@ -18,7 +18,7 @@ from napledger.history import ScoredDeal
 from napledger.ledger import POT
 from napledger.money import chips_money, money_text
 from napledger.rules import Deal, Rules
-from napledger.rules.scoring import outcome
+from napledger.rules.scoring import describe, extras, outcome
 from napledger.seating import RosterChange
 
 if TYPE_CHECKING:
@@ -190,15 +190,7 @@ def session_list(tables: Sequence[Scoreboard], current: int | None) -> None:
 
 
 def deal_line(rules: Rules, number: int, deal: Deal) -> str:
-    head = f"Deal {number} · {esc(deal.dealer)} dealt"
-    note = (f" · {esc(extras(deal))}" if extras(deal) else "") + (
-        f" — {esc(deal.note)}" if deal.note else ""
-    )
-    if deal.bid is None:
-        return f"{head} · passed out{note}"
-    return (
-        f"{head} · {esc(deal.bidder or '')} bid {esc(deal.bid)}: {esc(outcome(rules, deal))}{note}"
-    )
+    return f"Deal {number} · {esc(describe(rules, deal))}"
 
 
 def payment_parts(
@@ -217,12 +209,6 @@ def payment_parts(
 
 def payments(changes: Mapping[str, int], players: Sequence[str]) -> str:
     return "   ".join(payment_parts(changes, players)) or "no payments"
-
-
-def extras(deal: Deal) -> str:
-    """Peeps and purchases, which cost fees: shown with the deal they were paid in."""
-    parts = [f"{p} peeped" for p in deal.peeps] + [f"{p} bought {n}" for p, n in deal.buys]
-    return "; ".join(parts)
 
 
 def after_deal(done: DealResult) -> None:

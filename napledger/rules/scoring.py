@@ -172,6 +172,23 @@ def outcome(rules: Rules, deal: Deal) -> str:
     return f"{verdict} ({deal.tricks} trick{'s' if deal.tricks != 1 else ''})"
 
 
+def extras(deal: Deal) -> str:
+    """Peeps and purchases, which cost fees: shown with the deal they were paid in."""
+    parts = [f"{p} peeped" for p in deal.peeps] + [f"{p} bought {n}" for p, n in deal.buys]
+    return "; ".join(parts)
+
+
+def describe(rules: Rules, deal: Deal) -> str:
+    """The deal in one plain line, as every front end tells it:
+    "Ann dealt · Ben bid nap: made (5 tricks) · Cat peeped; Dan bought 2 — a note"."""
+    what = "passed out" if deal.bid is None else f"{deal.bidder} bid {deal.bid}: "
+    if deal.bid is not None:
+        what += outcome(rules, deal)
+    more = f" · {extras(deal)}" if extras(deal) else ""
+    note = f" — {deal.note}" if deal.note else ""
+    return f"{deal.dealer} dealt · {what}{more}{note}"
+
+
 def close_transfers(pot: int, seated: tuple[str, ...], to: str) -> list[Transfer]:
     """Empty the pot at the close: `split` among the seated, `carry`, or all to one player."""
     if pot <= 0 or to == "carry":

@@ -101,7 +101,6 @@ class History:
             out.append(deal)
         return (*out, *changes, *closes)
 
-
     @cached_property
     def running(self) -> tuple[tuple[str, Mapping[str, int]], ...]:
         """Each account's balance after each live deal and after the live close, labelled

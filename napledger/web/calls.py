@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from napledger.ledger import POT
 from napledger.money import chips_money, money_text
 from napledger.options import DealOptions
-from napledger.rules.scoring import outcome
+from napledger.rules.scoring import describe
 from napledger.store.api import Database, Transaction
 
 
@@ -54,7 +54,9 @@ class Board:
     hands: int
     next_dealer: str | None
     deals: tuple[DealView, ...]  # the latest first
-    series: tuple[tuple[str, tuple[int, ...]], ...]  # each player's balance after each deal and the close
+    series: tuple[
+        tuple[str, tuple[int, ...]], ...
+    ]  # each player's balance after each deal and the close
     plan: tuple[Payment, ...]
     newest: int  # the id of the newest deal record: a live page counts from it
     # What the scorekeeper's form offers.
@@ -117,17 +119,11 @@ def board(database: Database, session: int, recent: int = 8) -> Board:
     for d in live[-recent:][::-1]:
         deal = d.deal
         assert deal is not None  # the API scores strictly: a live deal has its record
-        what = (
-            "passed out"
-            if deal.bid is None
-            else f"{deal.bidder} bid {deal.bid}: {outcome(t.rules, deal)}"
-        )
-        note = f" — {deal.note}" if deal.note else ""
         ordered = sorted((a for a in d.entries if a != POT), key=lambda a: seat.get(a, len(seat)))
         paid = [(a, d.entries[a]) for a in ordered if d.entries[a]]
         if d.entries.get(POT):
             paid.append((POT, d.entries[POT]))
-        deals.append(DealView(d.label, f"{deal.dealer} dealt · {what}{note}", tuple(paid)))
+        deals.append(DealView(d.label, describe(t.rules, deal), tuple(paid)))
     unit = settlement.currency
     rules = t.rules
     return Board(
@@ -148,9 +144,7 @@ def board(database: Database, session: int, recent: int = 8) -> Board:
         hands=t.hands,
         next_dealer=t.next_dealer,
         deals=tuple(deals),
-        series=tuple(
-            (p, tuple(step.get(p, 0) for _, step in history.running)) for p in t.players
-        ),
+        series=tuple((p, tuple(step.get(p, 0) for _, step in history.running)) for p in t.players),
         plan=tuple(
             Payment(p.payer, p.payee, f"{money_text(p.amount, settlement.places)} {unit}".strip())
             for p in settlement.payments

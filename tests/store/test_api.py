@@ -208,9 +208,9 @@ def test_undo_with_an_expected_number_voids_only_that_last_deal(database):
         s = tx.session()
         s.record(DealOptions(bid="3", by="ann", tricks=3))
         s.record(DealOptions(bid="3", by="bob", tricks=3))
-    with pytest.raises(NapError, match=r"^deal 1 is not the last deal \(deal 2 is\)"):
-        with database.write() as tx:
-            tx.session().undo(expected=1)
+    refused = pytest.raises(NapError, match=r"^deal 1 is not the last deal \(deal 2 is\)")
+    with refused, database.write() as tx:
+        tx.session().undo(expected=1)
     with database.read() as tx:
         assert tx.session().scoreboard().hands == 2
     with database.write() as tx:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -389,3 +390,12 @@ def test_the_chart_ends_where_the_scoreboard_stands_after_a_close_shares_the_pot
     page = client.get("/s/1").text
     legend = dict(re.findall(r'stroke-dasharray="[^"]*"/></svg>(\S+) ([+-]?\d+)</li>', page))
     assert {name: int(value) for name, value in legend.items()} == chips
+
+
+def test_a_deal_line_on_the_page_is_the_clis_with_peeps_and_buys(client, nap):
+    nap("new box --players Ann,Ben,Cat,Dan")
+    said = nap("hand 3 --by Ben --tricks 3 --peep Cat --buy Ann=2 --note 'late'").stdout
+    cli_line = next(line for line in said.splitlines() if line.startswith("Deal 1 · "))
+    assert "Cat peeped; Ann bought 2" in cli_line
+    page = client.get("/s/1").text
+    assert cli_line.removeprefix("Deal 1 · ") in html.unescape(page)
