@@ -271,12 +271,6 @@ def create_app(db: str | None, key: str) -> FastAPI:
         if action not in ACTIONS:
             raise HTTPException(404, f"no such action: {action}")
         # The form in the CLI's own terms: what `hand BID --by … --peep … --buy P=N` takes.
-        # A box left empty is a purchase not given; any number typed is the core's to judge.
-        bought = tuple(
-            f"{who}={count.strip()}"
-            for who, count in zip(buyer or (), buy or (), strict=False)
-            if count.strip()
-        )
         options = DealOptions(
             bid=blank(bid),
             by=blank(by),
@@ -284,13 +278,11 @@ def create_app(db: str | None, key: str) -> FastAPI:
             failed=result == "failed",
             revoke=blank(revoke),
             peeps=tuple(peep) if peep else None,  # none ticked: as if --peep was not typed
-            buys=bought or None,
             note=blank(note),
         )
         try:
-            if tricks is not None and tricks.strip():
-                options = replace(options, tricks=whole(tricks, "--tricks"))
-            said = do(action, session, options, number, blank(player), blank(after))
+            options = replace(options, **numbers(tricks, buyer, buy))
+            said = do(action, session, options, number, player, blank(after))
         except NapError as error:
             line = " ".join(str(error).split())
             try:
@@ -321,13 +313,32 @@ def create_app(db: str | None, key: str) -> FastAPI:
         if action == "amend":
             # The deal the scorekeeper saw as the last one, not whatever is last by now.
             return calls.amend(database, session, whole(number or "", "the deal number"), options)
-        if player is None:
-            raise NapError(f"say who {'joins' if action == 'join' else 'leaves'}")
+        player = player or ""  # no name: the API says a name cannot be empty
         if action == "join":
             return calls.join(database, session, player, after)
         return calls.leave(database, session, player)
 
     return app
+
+
+def numbers(
+    tricks: str | None, buyers: list[str] | None, counts: list[str] | None
+) -> dict[str, Any]:
+    """The form's counts, read as the CLI reads --tricks and --buy, named in the page's words.
+
+    A box left empty is a count not given; any number typed is the core's to judge.
+    """
+    given: dict[str, Any] = {}
+    if tricks is not None and tricks.strip():
+        given["tricks"] = whole(tricks, "tricks taken")
+    bought = tuple(
+        f"{who}={whole(count, f'cards bought by {who}')}"
+        for who, count in zip(buyers or (), counts or (), strict=False)
+        if count.strip()
+    )
+    if bought:
+        given["buys"] = bought
+    return given
 
 
 def blank(value: str | None) -> str | None:

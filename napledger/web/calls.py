@@ -61,6 +61,7 @@ class Board:
     newest: int  # the id of the newest deal record: a live page counts from it
     # What the scorekeeper's form offers.
     seated: tuple[str, ...]
+    dealt_in: tuple[str, ...]  # who takes cards in the next deal (a dealer may sit out)
     bids: tuple[str, ...]
     hand_size: int
     peeps: bool
@@ -151,6 +152,7 @@ def board(database: Database, session: int, recent: int = 8) -> Board:
         ),
         newest=max((d.id for d in history.deals), default=0),
         seated=t.seating,
+        dealt_in=rules.dealt_in(t.seating, t.next_dealer) if t.next_dealer else t.seating,
         bids=tuple(bid.name for bid in rules.enabled_bids),
         hand_size=rules.hand_size,
         peeps=rules.can_peep,

@@ -286,9 +286,17 @@ def test_tricks_are_digits_0_to_9_by_the_cli_rule(client, nap, evening):
     assert answer.status_code == 400
     cli = nap.fails("hand nap --by Ann --tricks ٣", code=2)  # Typer's usage error
     assert cli.endswith(": wants a whole number in digits 0-9, like 3, not '٣'")
+    # The page has no flags: it names the field in words.
     assert (
         error_line(answer.text)
-        == "Error: --tricks wants a whole number in digits 0-9, like 3, not '٣'"
+        == "Error: tricks taken wants a whole number in digits 0-9, like 3, not '٣'"
+    )
+    bought = client.post(
+        "/s/1/hand",
+        data={"key": KEY, "bid": "3", "by": "Ann", "tricks": "3", "buyer": ["Ben"], "buy": ["x"]},
+    )
+    assert error_line(bought.text) == (
+        "Error: cards bought by Ben wants a whole number in digits 0-9, like 3, not 'x'"
     )
 
 
@@ -399,3 +407,20 @@ def test_a_deal_line_on_the_page_is_the_clis_with_peeps_and_buys(client, nap):
     assert "Cat peeped; Ann bought 2" in cli_line
     page = client.get("/s/1").text
     assert cli_line.removeprefix("Deal 1 · ") in html.unescape(page)
+
+
+def test_join_and_leave_without_a_name_get_the_apis_words(client, nap, evening):
+    for action in ("join", "leave"):
+        answer = post(client, f"/s/1/{action}", player=" ")
+        assert answer.status_code == 400
+        assert error_line(answer.text) == "Error: a player name cannot be empty"
+
+
+def test_the_form_offers_only_players_dealt_in_not_the_dealer_who_sits_out(client, nap):
+    nap("new six --players Ann,Ben,Cat,Dan,Eve,Fay")  # classic: the dealer sits out from 6
+    page = client.get(f"/s/1/keep?key={KEY}").text
+    assert '<b id="next-dealer">Ann</b>' in page
+    for field in ("by", "revoke", "peep", "buyer"):
+        offered = re.findall(rf'name="{field}" value="([^"]+)"', page)
+        assert offered == ["Ben", "Cat", "Dan", "Eve", "Fay"], field
+    assert re.findall(r'<option value="([^"]+)">', page).count("Ann") == 2  # join after, leave
