@@ -7,7 +7,7 @@ FastAPI reads the route signatures, whose dependencies are local functions.)
 
 import asyncio
 import hmac
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager, suppress
 from dataclasses import replace
 from importlib.resources import files
@@ -23,6 +23,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from starlette.exceptions import HTTPException
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from napledger.errors import NapError
@@ -68,8 +69,13 @@ class SecurityHeaders:
         await self.app(scope, receive, with_headers)
 
 
-def create_app(db: str | None, key: str) -> FastAPI:
-    """The server over database `db`; `key` is the scorekeeper's secret."""
+# The largest id a database holds; a bigger one in a request is nonsense, not a crash.
+MAX_ID = 2**63 - 1
+
+
+def create_app(db: str | None, key: str, hosts: Sequence[str] | None = None) -> FastAPI:
+    """The server over database `db`; `key` is the scorekeeper's secret; `hosts`, when
+    given, the only names the server answers to (any in tests)."""
     # One database for the server's life: its engines are kept, not reopened per request.
     database = Database(db)
     env = Environment(
@@ -106,7 +112,9 @@ def create_app(db: str | None, key: str) -> FastAPI:
             await hub.close()
 
     app = FastAPI(lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
-    app.add_middleware(SecurityHeaders)
+    if hosts is not None:
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))
+    app.add_middleware(SecurityHeaders)  # added last, so outermost: on the refusals too
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
     def page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
@@ -161,6 +169,8 @@ def create_app(db: str | None, key: str) -> FastAPI:
             "<!doctype html><title>Error</title><p>Something went wrong on the server; "
             "nothing was changed. Reload to try again.</p>",
             status_code=500,
+            # Starlette sends this outside every middleware, SecurityHeaders included.
+            headers={name.decode(): value.decode() for name, value in HEADERS},
         )
 
     @app.get("/", response_class=HTMLResponse)
@@ -216,7 +226,7 @@ def create_app(db: str | None, key: str) -> FastAPI:
     @app.get("/s/{session}/events", response_class=EventSourceResponse)
     async def events(
         session: Annotated[int, Depends(existing)],
-        since: Annotated[int | None, Query()] = None,
+        since: Annotated[int | None, Query(ge=0, le=MAX_ID)] = None,
         last_event_id: Annotated[str | None, Header()] = None,
     ) -> AsyncIterator[ServerSentEvent]:
         """The board after every change, and which deals arrived since the last event.
@@ -224,7 +234,13 @@ def create_app(db: str | None, key: str) -> FastAPI:
         Each viewer counts from the deal its page showed (or the browser's Last-Event-ID
         after a reconnect), so every deal is announced to it once, none lost or doubled.
         """
-        resumed = last_event_id is not None and last_event_id.isascii() and last_event_id.isdigit()
+        resumed = (
+            last_event_id is not None
+            and last_event_id.isascii()
+            and last_event_id.isdigit()
+            and len(last_event_id) <= 19  # checked before int(): any length parses slowly
+            and int(last_event_id) <= MAX_ID  # a bigger one is not ours: start afresh
+        )
         seen = int(last_event_id) if resumed and last_event_id else since
         async with hub.watching(session) as watch:
             while not hub.stopping:

@@ -20,7 +20,13 @@ def lan_address() -> str:
         probe.connect(("10.255.255.255", 1))
         return str(probe.getsockname()[0])
     except OSError:
-        return socket.gethostbyname(socket.gethostname())
+        try:
+            return socket.gethostbyname(socket.gethostname())
+        except OSError:  # socket.gaierror: no network and no name for this machine
+            raise NapError(
+                "cannot find this computer's address on the local network; "
+                "join a network first, or serve without --lan"
+            ) from None
     finally:
         probe.close()
 
@@ -74,11 +80,13 @@ def serve(db: str | None, session: str | None, lan: bool, port: int, key: str | 
             raise
         sid = None  # no session yet: the links open the list of sessions
     host = "0.0.0.0" if lan else "127.0.0.1"
-    sock = listen(host, port)
     shown = lan_address() if lan else "127.0.0.1"
+    sock = listen(host, port)
     viewers, keeper = links(f"http://{shown}:{sock.getsockname()[1]}", sid, key)
     announce(viewers, keeper, lan)
-    app = create_app(db, key)
+    # Only our own names are answered: a site rebinding its name to this address (DNS
+    # rebinding) cannot read the pages through the visitor's browser.
+    app = create_app(db, key, hosts=("127.0.0.1", "localhost", shown))
 
     class Server(uvicorn.Server):
         def handle_exit(self, sig: int, frame: FrameType | None) -> None:

@@ -75,3 +75,12 @@ def test_a_reconnecting_page_gets_the_deals_it_missed_once(live_server, nap, eve
 
 def test_events_of_an_unknown_session_are_404(live_server, evening):
     assert httpx2.get(f"{live_server.url}/s/9/events", timeout=10).status_code == 404
+
+
+def test_an_overflowing_last_event_id_starts_afresh_not_a_crash(live_server, evening):
+    headers = {"last-event-id": "9" * 23}
+    with httpx2.stream(
+        "GET", f"{live_server.url}/s/1/events", headers=headers, timeout=10
+    ) as stream:
+        first = next(events(stream))
+        assert first["deals"] == [] and 'data-deal="1"' in first["html"]

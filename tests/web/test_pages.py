@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 
 from napledger.store.api import Database
 from napledger.web import calls
+from napledger.web.app import create_app
 from tests.web.conftest import HOSTILE, KEY
 
 
@@ -124,6 +125,25 @@ def test_a_bug_shows_a_plain_500_without_a_traceback(client, evening, monkeypatc
     assert page.status_code == 500
     assert "Traceback" not in page.text and "secret internals" not in page.text
     assert "Something went wrong" in page.text
+    # Starlette sends this page outside the middleware: it must still carry the headers.
+    assert page.headers["content-security-policy"].startswith("default-src 'none'")
+    assert page.headers["x-frame-options"] == "DENY"
+
+
+def test_an_overflowing_since_is_a_clean_400(client, evening):
+    answer = client.get("/s/1/events", params={"since": "9" * 23})
+    assert answer.status_code == 400 and "Traceback" not in answer.text
+    assert client.get("/s/1/events", params={"since": "-1"}).status_code == 400
+
+
+def test_only_the_servers_own_names_are_answered_against_dns_rebinding(evening):
+    app = create_app(None, KEY, hosts=("127.0.0.1", "localhost", "192.168.1.20"))
+    with TestClient(app, base_url="http://127.0.0.1:8421") as c:
+        assert c.get("/s/1").status_code == 200
+        assert c.get("/s/1", headers={"host": "192.168.1.20:8421"}).status_code == 200
+        rebound = c.get("/s/1", headers={"host": "evil.example:8421"})
+        assert rebound.status_code == 400 and "Ann" not in rebound.text
+        assert rebound.headers["x-frame-options"] == "DENY"
 
 
 # --- who may write --------------------------------------------------------------------

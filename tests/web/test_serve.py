@@ -104,3 +104,24 @@ def test_the_lan_announcement_has_a_qr_code_of_the_viewers_link(capsys):
     assert out.count("\n") > 15  # the code's rows
     announce(viewers, keeper, lan=False)
     assert "Scan" not in capsys.readouterr().out
+
+
+def test_no_lan_address_is_one_error_line(nap, monkeypatch):
+    class NoRoute:
+        def __init__(self, *args):
+            pass
+
+        def connect(self, address):
+            raise OSError("Network is unreachable")
+
+        def close(self):
+            pass
+
+    def unknown(name):
+        raise socket.gaierror(-2, "Name or service not known")
+
+    monkeypatch.setattr(socket, "socket", NoRoute)
+    monkeypatch.setattr(socket, "gethostbyname", unknown)
+    nap("new fri --players Ann,Ben,Cat")
+    line = nap.fails("serve --lan")
+    assert line.startswith("Error: cannot find this computer's address on the local network")
