@@ -74,8 +74,13 @@ class Hub:
             watch = self.watches[session] = self.make(session)
         watch.listeners += 1
         try:
-            if watch.snapshot is None:
+            # Even when the watcher runs: its snapshot may be a poll old, and a page that
+            # just loaded must not first be shown a board older than itself.
+            try:
                 await watch.refresh()
+            except Exception:  # a busy database: the running watcher's board will do
+                if watch.snapshot is None:
+                    raise
             if watch.task is None:
                 watch.task = asyncio.create_task(watch.run())
             yield watch

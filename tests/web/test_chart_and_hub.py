@@ -65,3 +65,25 @@ def test_one_watcher_per_session_started_on_demand_and_stopped_with_its_last_pag
             assert waiting.is_set() and hub.stopping
 
     asyncio.run(scenario())
+
+
+def test_a_page_joining_a_running_watcher_first_gets_the_board_as_it_is_now():
+    marks = {"value": 1}
+
+    def make(session: int) -> Watch:
+        # A watcher that polls rarely: its snapshot may be older than the database.
+        return Watch(
+            lambda: (marks["value"],),
+            lambda: (f"board {marks['value']}", marks["value"]),
+            interval=60,
+        )
+
+    async def scenario() -> None:
+        hub = Hub(make)
+        async with hub.watching(7) as first:
+            assert first.snapshot is not None and first.snapshot.html == "board 1"
+            marks["value"] = 2  # a deal recorded since the watcher last looked
+            async with hub.watching(7) as second:
+                assert second.snapshot is not None and second.snapshot.html == "board 2"
+
+    asyncio.run(scenario())
