@@ -150,3 +150,19 @@ def test_closes_made_before_0004_become_records_that_reopen(nap, old_db):
     assert nap.chips("pool") == {p: chips - 1 for p, chips in before.items()}
     assert "cannot be reopened" in nap.fails("reopen --session moscow")  # moscow-2 took it
     assert nap("verify").exit_code == 0
+
+
+def test_currencies_stored_in_lower_case_before_0005_become_codes(nap, old_db):
+    with sqlite3.connect(old_db) as db:  # as an older napledger stored what was typed
+        db.execute("UPDATE sessions SET currency = lower(currency)")
+    db.close()
+    before = nap.json("table --json --session friday")
+    assert before["session"]["currency"] == "GBP"  # the upgrade ran first
+    with sqlite3.connect(old_db) as db:
+        currencies = dict(db.execute("SELECT name, currency FROM sessions").fetchall())
+    db.close()
+    assert currencies == {"friday": "GBP", "moscow": "RUB", "moscow-2": "", "pool": ""}
+    assert migrations(next(old_db.parent.glob("nap.db.bak-*"))) == ["0001_initial"]
+    assert nap("verify").stdout.strip() == "All 4 sessions, 10 deals check out."
+    nap("new saturday --players Ann,Bob,Zoë --chip 0.05 --currency gbp")
+    assert nap.json("settle -s friday -s saturday --json")["transfers"]
