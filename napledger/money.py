@@ -65,7 +65,7 @@ def chip_value(given: Decimal | str, what: str = "the chip value") -> Decimal:
         raise NapError(f"{what} wants an amount of money like 0.05, not {shown!r}")
     if value <= 0:
         raise NapError(f"{what} must be more than 0, not {shown!r}")
-    if value.as_tuple().exponent < -CHIP_PLACES:  # type: ignore[operator]
+    if chip_places(value) > CHIP_PLACES:  # trailing zeros (0.0500000) are no finer a chip
         raise NapError(f"{what} has more than {CHIP_PLACES} decimal places: {shown!r}")
     if value > MAX_CHIP:
         raise NapError(f"{what} of {shown} is more than anyone plays for")

@@ -4,7 +4,8 @@ from decimal import Decimal
 
 import pytest
 
-from napledger.money import chips_money, money_text
+from napledger.errors import NapError
+from napledger.money import chip_value, chips_money, money_text
 
 
 @pytest.mark.parametrize(
@@ -35,3 +36,14 @@ def test_money_text(amount, places, signed, text):
 def test_chips_money_labelled_and_signed(chips, chip, currency, text):
     assert chips_money(chips, chip, currency, signed=True, label=True) == text
     assert chips_money(chips, chip, currency) == text.split()[0].removeprefix("+")
+
+
+@pytest.mark.parametrize("typed", ["0.0500000", "0.000001000", "5.0000000000", "1E-2"])
+def test_trailing_zeros_are_not_decimal_places_of_a_chip(typed):
+    assert chip_value(typed) == Decimal(typed)
+
+
+@pytest.mark.parametrize("typed", ["0.0000001", "0.00000010", "0.0000015"])
+def test_a_chip_finer_than_six_places_is_refused(typed):
+    with pytest.raises(NapError, match="more than 6 decimal places"):
+        chip_value(typed)
