@@ -202,9 +202,7 @@ def _currency_codes(connection: Connection) -> None:
     """Currencies in ASCII letters become capitals, as new sessions' are since they are
     checked where made: a `gbp` stored before then must carry and settle with `GBP`.
     The rule is spelt out here, not borrowed from money.py, so this step stays as released."""
-    for session_id, currency in connection.execute(
-        text("SELECT id, currency FROM sessions")
-    ).all():
+    for session_id, currency in connection.execute(text("SELECT id, currency FROM sessions")).all():
         if currency.isascii() and currency.isalpha() and currency != currency.upper():
             connection.execute(
                 text("UPDATE sessions SET currency = :c WHERE id = :s"),
