@@ -49,7 +49,9 @@ class StoredClose:
 
     pot_to: str
     pot: int  # chips in the pot at the close
-    shares: Mapping[str, int]  # each account's net chips at the close, the pot's included
+    # The close's postings: the chips it moved into (+) or out of (-) each
+    # account, the pot's included (not what each account held at the close).
+    shares: Mapping[str, int]
 
 
 @dataclass(frozen=True)

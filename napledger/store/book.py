@@ -556,11 +556,6 @@ class Book:
             for pot_to, pot, shares, status, closed_at in self.db.execute(query.order_by(C.id))
         ]
 
-    def live_closes(self, row: SessionRow) -> list[str]:
-        """Where the pot went at each close not taken back: one at most."""
-        query = select(C.pot_to).where(C.session_id == row.id, C.status == "live")
-        return list(self.db.execute(query).scalars())
-
     def reopen(self, row: SessionRow) -> SessionRow:
         """Take back a close: its shares of the pot are voided and kept in the record."""
         if row.closed_at is None:

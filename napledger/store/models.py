@@ -109,7 +109,9 @@ class CloseRow(SQLModel, table=True):
     session_id: int = Field(foreign_key="sessions.id", index=True)
     pot_to: str  # split, carry or a player
     pot: int  # chips in the pot at the close
-    shares_json: str  # each account's net chips at the close (the pot's included)
+    # The close's postings: the chips it moved into (+) or out of (-) each
+    # account, the pot's included (not what each account held at the close).
+    shares_json: str
     status: str = "live"  # live, or voided by `reopen`
     closed_at: datetime = Field(default_factory=now)
     reopened_at: datetime | None = None

@@ -62,7 +62,9 @@ class CloseRecord:
 
     pot_to: str  # split, carry or a player
     pot: int  # chips in the pot at the close
-    shares: Mapping[str, int]  # each account's net chips at the close, the pot's included
+    # The close's postings: the chips it moved into (+) or out of (-) each
+    # account, the pot's included (not what each account held at the close).
+    shares: Mapping[str, int]
     live: bool
     closed_at: datetime
 
