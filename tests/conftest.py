@@ -39,6 +39,7 @@ POSTGRES = os.environ.get("NAPLEDGER_TEST_POSTGRES")
 @pytest.fixture(scope="session")
 def postgres_engine() -> Iterator[Any]:
     from sqlalchemy import create_engine, make_url, text
+    from sqlalchemy.exc import IntegrityError, ProgrammingError
 
     url = make_url(POSTGRES or "")
     admin = create_engine(url.set(database="postgres"), isolation_level="AUTOCOMMIT")
@@ -47,7 +48,10 @@ def postgres_engine() -> Iterator[Any]:
             text("SELECT 1 FROM pg_database WHERE datname = :n"), {"n": url.database}
         ).first()
         if not exists:
-            connection.execute(text(f'CREATE DATABASE "{url.database}"'))
+            try:
+                connection.execute(text(f'CREATE DATABASE "{url.database}"'))
+            except (IntegrityError, ProgrammingError):  # another test worker made it just now
+                pass
     admin.dispose()
     engine = create_engine(url, isolation_level="AUTOCOMMIT")
     yield engine
