@@ -32,7 +32,9 @@ def lan_address() -> str:
 
 
 def listen(host: str, port: int) -> socket.socket:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    # Named as TCP (not protocol 0) so asyncio sets TCP_NODELAY on every accepted socket:
+    # without it each answer on a kept-alive connection waits ~40 ms for Nagle.
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))

@@ -125,3 +125,30 @@ def test_no_lan_address_is_one_error_line(nap, monkeypatch):
     nap("new fri --players Ann,Ben,Cat")
     line = nap.fails("serve --lan")
     assert line.startswith("Error: cannot find this computer's address on the local network")
+
+
+def test_accepted_connections_send_at_once_without_nagle():
+    """Each answer on a kept-alive connection goes out at once (TCP_NODELAY), not 40 ms later."""
+    import asyncio
+
+    from napledger.web.serve import listen
+
+    async def accepted_nodelay() -> int:
+        loop = asyncio.get_running_loop()
+        seen: asyncio.Future[int] = loop.create_future()
+
+        class Probe(asyncio.Protocol):
+            def connection_made(self, transport):  # type: ignore[override]
+                sock = transport.get_extra_info("socket")
+                seen.set_result(sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+                transport.close()
+
+        sock = listen("127.0.0.1", 0)
+        server = await loop.create_server(Probe, sock=sock)
+        async with server:
+            _, writer = await asyncio.open_connection(*sock.getsockname())
+            value = await asyncio.wait_for(seen, 5)
+            writer.close()
+        return value
+
+    assert asyncio.run(accepted_nodelay()) != 0
