@@ -152,3 +152,40 @@ def test_accepted_connections_send_at_once_without_nagle():
         return value
 
     assert asyncio.run(accepted_nodelay()) != 0
+
+
+def test_a_loopback_name_is_not_printed_as_the_phones_link(nap, monkeypatch):
+    """Debian maps the hostname to 127.0.1.1: phones cannot reach it, so --lan says so."""
+
+    class NoRoute:
+        def __init__(self, *args):
+            pass
+
+        def connect(self, address):
+            raise OSError("Network is unreachable")
+
+        def close(self):
+            pass
+
+    monkeypatch.setattr(socket, "socket", NoRoute)
+    monkeypatch.setattr(socket, "gethostbyname", lambda name: "127.0.1.1")
+    nap("new fri --players Ann,Ben,Cat")
+    line = nap.fails("serve --lan")
+    assert line.startswith("Error: cannot find this computer's address on the local network")
+    assert "127.0.1.1" in line and "--host ADDRESS" in line
+
+
+def test_the_named_host_is_printed_listened_on_and_accepted(nap):
+    nap("new fri --players Ann,Ben,Cat")
+    server, viewers, _keeper = start("--host", "127.0.0.2")
+    try:
+        assert viewers.startswith("http://127.0.0.2:")
+        assert httpx2.get(viewers, timeout=10).status_code == 200  # the host check takes it
+    finally:
+        server.send_signal(signal.SIGINT)
+        server.communicate(timeout=15)
+
+
+def test_a_host_that_is_not_an_address_is_one_error_line(nap):
+    nap("new fri --players Ann,Ben,Cat")
+    assert nap.fails("serve --host table.local").startswith("Error: --host must be an IP address")
