@@ -127,8 +127,11 @@ def serve(
                 stop_live()
             super().handle_exit(sig, frame)
 
+    from napledger.web.bounded import bounded_protocol
+
     config = uvicorn.Config(
         app,
+        http=bounded_protocol(),  # slow or too many connections cannot lock the table out
         log_level="warning",
         access_log=False,  # the scorekeeper's link would be written to the log
         timeout_graceful_shutdown=1,  # open live pages must not hold up Ctrl-C
