@@ -25,8 +25,12 @@ from typing import Any
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from napledger.web.serve import BACKLOG
+
 REQUEST_SECONDS = 10.0
-RESERVED_FILES = 64  # the database, its journal, templates, logs: never starved by sockets
+# Files kept free of sockets: the database, its journal, templates, logs; and twice the
+# listen backlog, since asyncio accepts up to that many at once before any is seen here.
+RESERVED_FILES = 64 + 2 * BACKLOG
 
 log = logging.getLogger("uvicorn.error")
 

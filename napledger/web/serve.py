@@ -12,6 +12,7 @@ from urllib.parse import quote
 from napledger.errors import NapError
 
 DEFAULT_PORT = 8421
+BACKLOG = 128  # also how many connections asyncio accepts at once: see bounded.py
 
 
 def lan_address() -> str:
@@ -57,7 +58,7 @@ def listen(host: str, port: int) -> socket.socket:
     except OSError as error:
         sock.close()
         raise NapError(f"cannot listen on {host}:{port}: {error.strerror}") from None
-    sock.listen(128)
+    sock.listen(BACKLOG)
     return sock
 
 
@@ -132,6 +133,7 @@ def serve(
     config = uvicorn.Config(
         app,
         http=bounded_protocol(),  # slow or too many connections cannot lock the table out
+        backlog=BACKLOG,
         log_level="warning",
         access_log=False,  # the scorekeeper's link would be written to the log
         timeout_graceful_shutdown=1,  # open live pages must not hold up Ctrl-C
