@@ -14,6 +14,13 @@ def serve(
     lan: Annotated[
         bool, typer.Option("--lan", help="Listen on the local network, not only this machine.")
     ] = False,
+    host: Annotated[
+        str | None,
+        typer.Option(
+            "--host",
+            help="Listen on this address of this computer, and print it (when --lan finds none).",
+        ),
+    ] = None,
     port: Annotated[int, typer.Option("--port", min=0, max=65535, help="TCP port.")] = 8421,
     key: Annotated[
         str | None,
@@ -25,4 +32,4 @@ def serve(
     """Serve the scoreboard to every phone at the table, and deal entry to the scorekeeper."""
     from napledger.web.serve import serve as run
 
-    run(ctx.find_root().obj.db, session, lan, port, key)
+    run(ctx.find_root().obj.db, session, lan, port, key, host)

@@ -32,6 +32,7 @@ from napledger.options import DealOptions
 from napledger.store.api import Database
 from napledger.web import calls
 from napledger.web.chart import running_chart
+from napledger.web.forms_only import FormsOnly
 from napledger.web.live import Hub, Watch
 
 HERE = files("napledger.web")
@@ -114,6 +115,7 @@ def create_app(db: str | None, key: str, hosts: Sequence[str] | None = None) -> 
     app = FastAPI(lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     if hosts is not None:
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))
+    app.add_middleware(FormsOnly)  # no upload is read or spooled before the key is checked
     app.add_middleware(SecurityHeaders)  # added last, so outermost: on the refusals too
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 

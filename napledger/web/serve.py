@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import secrets
 import socket
 import sys
@@ -11,35 +12,53 @@ from urllib.parse import quote
 from napledger.errors import NapError
 
 DEFAULT_PORT = 8421
+BACKLOG = 128  # also how many connections asyncio accepts at once: see bounded.py
 
 
 def lan_address() -> str:
-    """This machine's address on the local network (no packet is sent to find it)."""
+    """This machine's address on the local network (no packet is sent to find it).
+
+    A loopback address is never the answer: phones cannot reach it, and printing it (with a
+    QR code) would send the table to a page that is not there.
+    """
+    found = _routed_address() or _named_address()
+    if found is None or ipaddress.ip_address(found).is_loopback:
+        raise NapError(
+            "cannot find this computer's address on the local network (phones cannot reach "
+            f"{found or '127.0.0.1'}); join a network, or name the address with --host ADDRESS"
+        )
+    return found
+
+
+def _routed_address() -> str | None:
     probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     try:
         probe.connect(("10.255.255.255", 1))
         return str(probe.getsockname()[0])
-    except OSError:
-        try:
-            return socket.gethostbyname(socket.gethostname())
-        except OSError:  # socket.gaierror: no network and no name for this machine
-            raise NapError(
-                "cannot find this computer's address on the local network; "
-                "join a network first, or serve without --lan"
-            ) from None
+    except OSError:  # no route: no network
+        return None
     finally:
         probe.close()
 
 
+def _named_address() -> str | None:
+    try:
+        return socket.gethostbyname(socket.gethostname())
+    except OSError:  # socket.gaierror: no name for this machine
+        return None
+
+
 def listen(host: str, port: int) -> socket.socket:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    # Named as TCP (not protocol 0) so asyncio sets TCP_NODELAY on every accepted socket:
+    # without it each answer on a kept-alive connection waits ~40 ms for Nagle.
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
     except OSError as error:
         sock.close()
         raise NapError(f"cannot listen on {host}:{port}: {error.strerror}") from None
-    sock.listen(128)
+    sock.listen(BACKLOG)
     return sock
 
 
@@ -62,7 +81,14 @@ def announce(viewers: str, keeper: str, lan: bool) -> None:
     print("Ctrl-C stops the server.", flush=True)
 
 
-def serve(db: str | None, session: str | None, lan: bool, port: int, key: str | None) -> None:
+def serve(
+    db: str | None,
+    session: str | None,
+    lan: bool,
+    port: int,
+    key: str | None,
+    host: str | None = None,
+) -> None:
     import uvicorn
 
     from napledger.store.api import Database
@@ -79,8 +105,14 @@ def serve(db: str | None, session: str | None, lan: bool, port: int, key: str | 
         if session is not None:
             raise
         sid = None  # no session yet: the links open the list of sessions
-    host = "0.0.0.0" if lan else "127.0.0.1"
-    shown = lan_address() if lan else "127.0.0.1"
+    if host is not None:  # the address the person named: listened on and printed as it is
+        try:
+            shown, lan = host, not ipaddress.ip_address(host).is_loopback
+        except ValueError:
+            raise NapError(f"--host must be an IP address of this computer, not {host!r}") from None
+    else:
+        host = "0.0.0.0" if lan else "127.0.0.1"
+        shown = lan_address() if lan else "127.0.0.1"
     sock = listen(host, port)
     viewers, keeper = links(f"http://{shown}:{sock.getsockname()[1]}", sid, key)
     announce(viewers, keeper, lan)
@@ -96,8 +128,12 @@ def serve(db: str | None, session: str | None, lan: bool, port: int, key: str | 
                 stop_live()
             super().handle_exit(sig, frame)
 
+    from napledger.web.bounded import bounded_protocol
+
     config = uvicorn.Config(
         app,
+        http=bounded_protocol(),  # slow or too many connections cannot lock the table out
+        backlog=BACKLOG,
         log_level="warning",
         access_log=False,  # the scorekeeper's link would be written to the log
         timeout_graceful_shutdown=1,  # open live pages must not hold up Ctrl-C

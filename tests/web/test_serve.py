@@ -125,3 +125,67 @@ def test_no_lan_address_is_one_error_line(nap, monkeypatch):
     nap("new fri --players Ann,Ben,Cat")
     line = nap.fails("serve --lan")
     assert line.startswith("Error: cannot find this computer's address on the local network")
+
+
+def test_accepted_connections_send_at_once_without_nagle():
+    """Each answer on a kept-alive connection goes out at once (TCP_NODELAY), not 40 ms later."""
+    import asyncio
+
+    from napledger.web.serve import listen
+
+    async def accepted_nodelay() -> int:
+        loop = asyncio.get_running_loop()
+        seen: asyncio.Future[int] = loop.create_future()
+
+        class Probe(asyncio.Protocol):
+            def connection_made(self, transport):  # type: ignore[override]
+                sock = transport.get_extra_info("socket")
+                seen.set_result(sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+                transport.close()
+
+        sock = listen("127.0.0.1", 0)
+        server = await loop.create_server(Probe, sock=sock)
+        async with server:
+            _, writer = await asyncio.open_connection(*sock.getsockname())
+            value = await asyncio.wait_for(seen, 5)
+            writer.close()
+        return value
+
+    assert asyncio.run(accepted_nodelay()) != 0
+
+
+def test_a_loopback_name_is_not_printed_as_the_phones_link(nap, monkeypatch):
+    """Debian maps the hostname to 127.0.1.1: phones cannot reach it, so --lan says so."""
+
+    class NoRoute:
+        def __init__(self, *args):
+            pass
+
+        def connect(self, address):
+            raise OSError("Network is unreachable")
+
+        def close(self):
+            pass
+
+    monkeypatch.setattr(socket, "socket", NoRoute)
+    monkeypatch.setattr(socket, "gethostbyname", lambda name: "127.0.1.1")
+    nap("new fri --players Ann,Ben,Cat")
+    line = nap.fails("serve --lan")
+    assert line.startswith("Error: cannot find this computer's address on the local network")
+    assert "127.0.1.1" in line and "--host ADDRESS" in line
+
+
+def test_the_named_host_is_printed_listened_on_and_accepted(nap):
+    nap("new fri --players Ann,Ben,Cat")
+    server, viewers, _keeper = start("--host", "127.0.0.2")
+    try:
+        assert viewers.startswith("http://127.0.0.2:")
+        assert httpx2.get(viewers, timeout=10).status_code == 200  # the host check takes it
+    finally:
+        server.send_signal(signal.SIGINT)
+        server.communicate(timeout=15)
+
+
+def test_a_host_that_is_not_an_address_is_one_error_line(nap):
+    nap("new fri --players Ann,Ben,Cat")
+    assert nap.fails("serve --host table.local").startswith("Error: --host must be an IP address")
