@@ -325,7 +325,8 @@ class SessionAPI:
         fresh = Deal(seated=b.seating(row), dealer=b.dealer_now(row), dealer_named=False)
         deal = make_deal(options, b.rules(row), fresh, b.everyone(row))
         deal_row, transfers = b.record(row, deal)
-        return DealResult(deal_row.number, 1, deal, postings(transfers), b.table(row))
+        # The deal just recorded is the last live one: its dealer gives the next.
+        return DealResult(deal_row.number, 1, deal, postings(transfers), b.table(row, deal))
 
     def pass_(self, options: DealOptions | None = None) -> DealResult:
         """A passed-out deal: only antes and fees; the bid and result options are ignored."""

@@ -243,7 +243,10 @@ class Book:
 
     def dealer_now(self, row: SessionRow) -> str:
         last = self.last_live(row)
-        dealer = deal_from_json(last.record_json).dealer if last else None
+        return self.dealer_after(row, deal_from_json(last.record_json).dealer if last else None)
+
+    def dealer_after(self, row: SessionRow, dealer: str | None) -> str:
+        """Who deals next when `dealer` dealt the last live deal (None: no deal yet)."""
         seating = self.seating(row)
         if (dealer or row.first_dealer) in seating:
             # Only a departed dealer needs the history of who sat where: the seating now
@@ -253,7 +256,9 @@ class Book:
             changes = self.roster(row)
         return next_dealer(changes, dealer, row.first_dealer)
 
-    def table(self, row: SessionRow) -> Scoreboard:
+    def table(self, row: SessionRow, last: Deal | None = None) -> Scoreboard:
+        """The scoreboard; `last` is the deal just added at the end, when the caller has
+        it, so the next dealer is not found by reading and decoding it again."""
         seating = self.seating(row)
         players = self.everyone(row)
         chips = self._totals(row)  # one query for the players and the pot
@@ -271,7 +276,11 @@ class Book:
             chips={p: chips.get(p, 0) for p in players},
             pot=pot,
             hands=int(hands),
-            next_dealer=None if row.closed_at else self.dealer_now(row),
+            next_dealer=None
+            if row.closed_at
+            else self.dealer_after(row, last.dealer)
+            if last
+            else self.dealer_now(row),
         )
 
     def records(self, row: SessionRow, live_only: bool = False) -> list[DealRecord]:

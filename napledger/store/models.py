@@ -80,7 +80,8 @@ class Entry(SQLModel, table=True):
     """One account's net chips in one deal (or in the close, when deal_id is null)."""
 
     __tablename__ = "entries"
-    __table_args__ = (Index("ix_entries_session_account", "session_id", "account"),)
+    # Covers the session's totals (migration 0006): chips are read from the index.
+    __table_args__ = (Index("ix_entries_session_account_chips", "session_id", "account", "chips"),)
     id: int | None = Field(default=None, primary_key=True)
     session_id: int = Field(foreign_key="sessions.id")
     deal_id: int | None = Field(default=None, foreign_key="deals.id", index=True)

@@ -166,3 +166,19 @@ def test_currencies_stored_in_lower_case_before_0005_become_codes(nap, old_db):
     assert nap("verify").stdout.strip() == "All 4 sessions, 10 deals check out."
     nap("new saturday --players Ann,Bob,Zoë --chip 0.05 --currency gbp")
     assert nap.json("settle -s friday -s saturday --json")["transfers"]
+
+
+def test_an_upgraded_ledger_reads_totals_from_the_covering_index(nap, old_db):
+    nap("sessions")
+    with sqlite3.connect(old_db) as db:
+        indexes = {r[1] for r in db.execute("PRAGMA index_list('entries')")}
+        plan = " ".join(
+            str(r[3])
+            for r in db.execute(
+                "EXPLAIN QUERY PLAN SELECT account, sum(chips) FROM entries "
+                "WHERE session_id = 1 GROUP BY account"
+            )
+        )
+    assert "ix_entries_session_account_chips" in indexes
+    assert "ix_entries_session_account" not in indexes
+    assert "COVERING INDEX ix_entries_session_account_chips" in plan
