@@ -7,6 +7,7 @@ fresh PostgreSQL schema instead.
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import json
 import os
@@ -48,10 +49,9 @@ def postgres_engine() -> Iterator[Any]:
             text("SELECT 1 FROM pg_database WHERE datname = :n"), {"n": url.database}
         ).first()
         if not exists:
-            try:
+            # Another test worker may make it at the same moment.
+            with contextlib.suppress(IntegrityError, ProgrammingError):
                 connection.execute(text(f'CREATE DATABASE "{url.database}"'))
-            except (IntegrityError, ProgrammingError):  # another test worker made it just now
-                pass
     admin.dispose()
     engine = create_engine(url, isolation_level="AUTOCOMMIT")
     yield engine
