@@ -86,7 +86,10 @@ class Nap:
         self.runner = CliRunner()
 
     def __call__(self, line: str, ok: bool = True, input: str | None = None) -> Any:
-        result = self.runner.invoke(app, shlex.split(line), input=input)
+        # The width is named on every call: Rich reads COLUMNS as it draws, and a worker of
+        # the parallel run must not draw one test's tables at another test's width.
+        width = {"COLUMNS": os.environ.get("COLUMNS", "120")}
+        result = self.runner.invoke(app, shlex.split(line), input=input, env=width)
         if ok and result.exit_code != 0:
             raise AssertionError(
                 f"`napledger {line}` failed ({result.exit_code}):\n{result.output}"
