@@ -246,6 +246,9 @@ def create_app(db: str | None, key: str, hosts: Sequence[str] | None = None) -> 
         seen = int(last_event_id) if resumed and last_event_id else since
         async with hub.watching(session) as watch:
             while not hub.stopping:
+                if watch.ended is not None:
+                    yield ServerSentEvent(event="ended", data={"message": watch.ended})
+                    return
                 waiting = watch.changed
                 snapshot = watch.snapshot
                 assert snapshot is not None

@@ -16,6 +16,8 @@ from typing import Any
 
 from anyio import to_thread
 
+from napledger.errors import NapError
+
 POLL_SECONDS = 0.25
 
 
@@ -40,6 +42,9 @@ class Watch:
         self.changed = asyncio.Event()
         self.listeners = 0
         self.task: asyncio.Task[None] | None = None
+        # Why this board will never change again (its database file was moved, replaced or
+        # deleted): the open pages are told so and their streams end.
+        self.ended: str | None = None
 
     async def refresh(self) -> None:
         mark = await to_thread.run_sync(self.fingerprint)
@@ -55,7 +60,11 @@ class Watch:
             await asyncio.sleep(self.interval)
             try:
                 await self.refresh()
-            except Exception:  # a busy or vanished database: keep the pages, try again
+            except NapError as error:  # what a write would be told too: it will not pass
+                self.ended = str(error)
+                self.changed.set()
+                return
+            except Exception:  # a busy database: keep the pages, try again
                 await asyncio.sleep(self.interval)
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import subprocess
 import sys
 import time
@@ -15,12 +17,15 @@ import pytest
 def events(response: httpx2.Response) -> Iterator[dict]:
     """The data of each server-sent event, as the browser's EventSource would see it."""
     data: list[str] = []
+    kind = None
     for line in response.iter_lines():
         if line.startswith("data:"):
             data.append(line[5:].strip())
+        elif line.startswith("event:"):
+            kind = line[6:].strip()
         elif not line and data:
-            yield json.loads("\n".join(data))
-            data = []
+            yield json.loads("\n".join(data)) | ({"event": kind} if kind else {})
+            data, kind = [], None
 
 
 @pytest.fixture
@@ -84,3 +89,26 @@ def test_an_overflowing_last_event_id_starts_afresh_not_a_crash(live_server, eve
     ) as stream:
         first = next(events(stream))
         assert first["deals"] == [] and 'data-deal="1"' in first["html"]
+
+
+def test_a_stream_ends_with_the_reason_when_its_database_file_is_replaced(
+    live_server, evening, db_path
+):
+    with httpx2.stream("GET", f"{live_server.url}/s/1/events", timeout=10) as stream:
+        feed = events(stream)
+        assert next(feed)["deals"] == []
+        copy = db_path.with_name("restored.db")
+        shutil.copy(db_path, copy)
+        os.replace(copy, db_path)  # a backup restored over the file the server opened
+        ended = next(feed)
+        assert ended["event"] == "ended"
+        assert "no longer the database file opened at the start" in ended["message"]
+        assert list(feed) == []  # and the stream is over, not left open and silent
+    # A write is told the same.
+    page = httpx2.post(
+        f"{live_server.url}/s/1/pass",
+        data={"key": live_server.key},
+        headers={"origin": live_server.url},
+        timeout=10,
+    )
+    assert "no longer the database file opened at the start" in page.text

@@ -16,6 +16,17 @@
     body.dataset.live = "yes";
   };
   source.onerror = function () {
-    body.dataset.live = "no";
+    if (body.dataset.live !== "ended") body.dataset.live = "no";
   };
+  // The server will never send this board again (its database file was moved, replaced
+  // or deleted): say why, as a write would, and stop reconnecting.
+  source.addEventListener("ended", function (event) {
+    source.close();
+    body.dataset.live = "ended";
+    var note = document.createElement("p");
+    note.className = "error ended";
+    note.setAttribute("role", "alert");
+    note.textContent = "Error: " + JSON.parse(event.data).message; // text, never markup
+    board.parentNode.insertBefore(note, board);
+  });
 })();
