@@ -103,6 +103,7 @@ def test_a_bid_that_is_switched_off_still_reads_as_a_bid():
 def test_completions_offer_what_fits_the_place():
     assert completions("b", [], TABLE, CLASSIC, COMMANDS) == [
         "ben",
+        "bonaparte",
         "blücher",
         "blucher",
         "bluecher",
@@ -112,8 +113,8 @@ def test_completions_offer_what_fits_the_place():
     # After a bid comes a player, after a player a bid; `two` is off in classic.
     assert completions("b", ["3"], TABLE, CLASSIC, COMMANDS) == ["Ben"]
     assert completions("", ["ann"], TABLE, CLASSIC, COMMANDS) == [
-        "three", "misère", "misere", "mis", "four", "nap", "napoleon", "sir-garnet",
-        "garnet", "wellington", "well", "welly", "blücher", "blucher", "bluecher",
+        "three", "misère", "misere", "mis", "four", "nap", "napoleon", "bonaparte",
+        "sir-garnet", "garnet", "wellington", "well", "welly", "blücher", "blucher", "bluecher",
     ]  # fmt: skip
     assert completions("t", ["hand"], TABLE, CLASSIC, COMMANDS) == ["three"]
     assert completions("e", ["4", "dan", "revoke"], TABLE, CLASSIC, COMMANDS) == ["Eve"]

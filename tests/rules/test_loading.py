@@ -96,6 +96,7 @@ def test_bids_by_name_alias_accent_and_number():
     assert classic.bid("MISÈRE").name == classic.bid("mis").name == "misère"
     assert classic.bid("5").name == "nap"
     assert classic.bid("sir-garnet").name == "nap"
+    assert classic.bid("Bonaparte").name == "nap"  # "Napoleon or Bonaparte: all five tricks"
     with pytest.raises(DealError, match="unknown bid 'six' in classic"):
         classic.bid("six")
     assert load_preset("russian").bid("наполеон").name == "napoleon"
