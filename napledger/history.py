@@ -80,6 +80,7 @@ class ScoredDeal:
     recorded_at: datetime | None
     error: str | None = None
     rules: Rules | None = field(default=None, repr=False, compare=False)
+    after_pass: bool = False  # the live deal before it was passed out (pass_doubles)
 
     @cached_property
     def transfers(self) -> tuple[Transfer, ...]:
@@ -95,7 +96,7 @@ class ScoredDeal:
         """
         if self.rules is None or self.deal is None or self.pot_before is None:
             return ()
-        return tuple(score_deal(self.rules, self.deal, self.pot_before))
+        return tuple(score_deal(self.rules, self.deal, self.pot_before, self.after_pass))
 
     @property
     def live(self) -> bool:
@@ -129,11 +130,12 @@ def score_history(
     thousands of sessions reads them only for the deals that took the pot.
     """
     pot = opening_pot
+    after_pass = False
     out = []
     for record in records:
         deal: Deal | None = None
         transfers: tuple[Transfer, ...] | None = None
-        pot_before = pot
+        pot_before, passed_before = pot, after_pass
         pot_after: int | None = None
         error: str | None = None
         try:
@@ -141,7 +143,7 @@ def score_history(
             if record.live and stored_pots:
                 pot_after = record.pot_after
             elif record.live:
-                transfers = tuple(score_deal(rules, deal, pot))
+                transfers = tuple(score_deal(rules, deal, pot, after_pass))
                 pot_after = pot + postings(transfers).get(POT, 0)
         except (NapError, ValueError, KeyError, TypeError) as problem:
             if strict:
@@ -149,6 +151,7 @@ def score_history(
             error = str(problem)
         if record.live:
             pot = pot_after if pot_after is not None else record.pot_after
+            after_pass = deal is not None and deal.bid is None
         scored = ScoredDeal(
             id=record.id,
             number=record.number,
@@ -162,6 +165,7 @@ def score_history(
             recorded_at=record.recorded_at,
             error=error,
             rules=rules,
+            after_pass=passed_before,
         )
         if transfers is not None:
             scored.__dict__["would_have_paid"] = transfers  # already scored: not twice

@@ -272,6 +272,29 @@ def setting_note(key: str, value: object, settings: Mapping[str, object]) -> str
         "purchase_fee": (
             f"each card bought costs {value}, paid into the pot" if on else "buying cards is free"
         ),
+        "dealer_peeps": {
+            "free": "the dealer looks at the floater free",
+            "pays": "the dealer pays the peep fee to look, like anyone",
+            "never": "the dealer may not look at the floater",
+        }.get(str(value), ""),
+        "revoke_fine": (
+            f"a revoker also pays {value} into the pot" if on else "a revoke pays no fine"
+        ),
+        "empty_pot_ante": (
+            f"a deal that starts with the pot empty: every seated player first puts in {value}"
+            if on
+            else "an empty pot is not refilled"
+        ),
+        "pass_doubles": (
+            "the deal after a passed-out one pays its stakes twice (never antes, fees or the pot)"
+            if on
+            else "stakes stay the same after a pass"
+        ),
+        "purchase_max_dealt": (
+            f"cards are bought only with at most {value} dealt in"
+            if on
+            else "cards may be bought at any table"
+        ),
     }
     if key in notes:
         return notes[key]

@@ -20,8 +20,11 @@ from napledger.numbers import is_whole
 from napledger.rules.model import Bid, Rules, Settings, fold
 
 # Settings every variant has, with the defaults a house rule file gets when it is silent.
-BOOL_SETTINGS = ("pool", "pool_fail_doubles")
-CHIP_SETTINGS = ("pool_ante", "dealer_ante", "peep_fee", "purchase_fee")
+BOOL_SETTINGS = ("pool", "pool_fail_doubles", "pass_doubles")
+CHIP_SETTINGS = (
+    "pool_ante", "dealer_ante", "peep_fee", "purchase_fee", "revoke_fine", "empty_pot_ante",
+)  # fmt: skip
+DEALER_PEEPS = ("free", "pays", "never")
 SETTING_DEFAULTS: dict[str, Any] = {
     "dealer_sits_out_from": None,
     "pool": False,
@@ -30,6 +33,11 @@ SETTING_DEFAULTS: dict[str, Any] = {
     "dealer_ante": 0,
     "peep_fee": 1,
     "purchase_fee": 1,
+    "dealer_peeps": "pays",
+    "revoke_fine": 0,
+    "empty_pot_ante": 0,
+    "pass_doubles": False,
+    "purchase_max_dealt": None,
 }
 TOP_KEYS = {
     "name",
@@ -237,7 +245,13 @@ def _parse_value(key: str, value: str) -> Any:
     word = value.casefold()
     if key == "dealer_sits_out_from" and word in FALSE_WORDS - {"0"} | {"never"}:
         return None
-    if key in CHIP_SETTINGS or key == "dealer_sits_out_from":
+    if key == "purchase_max_dealt" and word in FALSE_WORDS - {"0"}:
+        return None
+    if key == "dealer_peeps":
+        if word not in DEALER_PEEPS:
+            raise RuleError(f"rule dealer_peeps is free, pays or never, not {value!r}")
+        return word
+    if key in CHIP_SETTINGS or key in ("dealer_sits_out_from", "purchase_max_dealt"):
         if not is_whole(value):
             raise RuleError(f"rule {key} wants a whole number of chips, not {value!r}")
         return int(value)
@@ -268,6 +282,17 @@ def _settings(raw: Any, bids: tuple[Bid, ...], source: str) -> Settings:
             f"{where}: dealer_sits_out_from is off or from {FEWEST_TO_SIT_OUT} to 11 players, "
             f"not {sits_out!r}"
         )
+    if values["dealer_peeps"] not in DEALER_PEEPS:
+        raise RuleError(
+            f"{where}: dealer_peeps is free, pays or never, not {values['dealer_peeps']!r}"
+        )
+    max_dealt = values["purchase_max_dealt"]
+    if max_dealt is False:
+        max_dealt = None
+    if max_dealt is not None and (type(max_dealt) is not int or not 1 <= max_dealt <= 11):
+        raise RuleError(
+            f"{where}: purchase_max_dealt is off or from 1 to 11 players, not {max_dealt!r}"
+        )
     return Settings(
         dealer_sits_out_from=sits_out,
         pool=values["pool"],
@@ -277,6 +302,11 @@ def _settings(raw: Any, bids: tuple[Bid, ...], source: str) -> Settings:
         peep_fee=values["peep_fee"],
         purchase_fee=values["purchase_fee"],
         toggles=tuple((t, values[t]) for t in toggles),
+        dealer_peeps=values["dealer_peeps"],
+        revoke_fine=values["revoke_fine"],
+        empty_pot_ante=values["empty_pot_ante"],
+        pass_doubles=values["pass_doubles"],
+        purchase_max_dealt=max_dealt,
     )
 
 

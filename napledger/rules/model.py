@@ -44,6 +44,13 @@ class Settings:
     peep_fee: int
     purchase_fee: int
     toggles: tuple[tuple[str, bool], ...] = ()  # bid switches, e.g. ("two", False)
+    # House rules from the books. The defaults are the behaviour before they existed, so a
+    # session whose frozen rules lack them keeps the money it had; the presets set them.
+    dealer_peeps: str = "pays"  # free, pays (the peep fee) or never (may not look)
+    revoke_fine: int = 0  # chips a revoker also pays into the pot
+    empty_pot_ante: int = 0  # chips each seated player puts into an empty pot first
+    pass_doubles: bool = False  # the deal after a passed-out one pays its stakes twice
+    purchase_max_dealt: int | None = None  # buying only with at most this many dealt in
 
     def toggle(self, key: str) -> bool:
         return dict(self.toggles)[key]

@@ -62,6 +62,10 @@ def check_deal(rules: Rules, deal: Deal) -> None:
         raise DealError(f"nobody peeps in {rules.name}: {no_peeping}")
     for player in deal.peeps:
         must_be_dealt_in(player, "one who peeps")
+    if deal.dealer in deal.peeps and rules.settings.dealer_peeps == "never":
+        raise DealError(
+            f"the dealer {deal.dealer} may not look at the floater (rule dealer_peeps is never)"
+        )
     if len(set(deal.peeps)) != len(deal.peeps):
         raise DealError("each player can peep once a deal")
     if deal.buys and not rules.can_buy:
@@ -78,6 +82,19 @@ def check_deal(rules: Rules, deal: Deal) -> None:
             )
     if len({p for p, _ in deal.buys}) != len(deal.buys):
         raise DealError("give each player's purchase once")
+    most_dealt = rules.settings.purchase_max_dealt
+    if deal.buys and most_dealt is not None and len(dealt_in) > most_dealt:
+        raise DealError(
+            f"cards are bought only with at most {most_dealt} dealt in, not {len(dealt_in)} "
+            f"(rule purchase_max_dealt; set it off to buy at any table)"
+        )
+    bought = sum(cards for _, cards in deal.buys)
+    left = rules.pack - rules.hand_size * len(dealt_in) - (1 if deal.peeps else 0)
+    if bought > left:
+        raise DealError(
+            f"the pack has {max(left, 0)} card{'s' if left != 1 else ''} left after the deal, "
+            f"not {bought} to buy"
+        )
     if deal.bid is None:
         if deal.bidder or deal.revoker or deal.tricks is not None or deal.made is not None:
             raise DealError("a passed-out deal has no bidder, outcome or revoke")
@@ -96,11 +113,14 @@ def check_deal(rules: Rules, deal: Deal) -> None:
         raise DealError("say how the deal went: the tricks taken, made or failed, or who revoked")
 
 
-def score_deal(rules: Rules, deal: Deal, pot_before: int) -> list[Transfer]:
+def score_deal(
+    rules: Rules, deal: Deal, pot_before: int, after_pass: bool = False
+) -> list[Transfer]:
     """Every transfer of one deal, in the order they happen at the table.
 
     The order matters only for the pot: antes and fees go in before the bid is
     settled, so a napoleon takes (or doubles) a box that includes this deal's ante.
+    `after_pass`: the last live deal before this one was passed out (`pass_doubles`).
     """
     check_deal(rules, deal)
     settings = rules.settings
@@ -114,12 +134,16 @@ def score_deal(rules: Rules, deal: Deal, pot_before: int) -> list[Transfer]:
         transfers.append(Transfer(payer, payee, chips))
         pot += chips if payee == POT else -chips if payer == POT else 0
 
+    if pot_before == 0:  # the opening stake of an empty pot, before anything else
+        for player in deal.seated:
+            pay(player, POT, settings.empty_pot_ante)
     if settings.pool:
         for player in deal.seated:
             pay(player, POT, settings.pool_ante)
     pay(deal.dealer, POT, settings.dealer_ante)
     for player in deal.peeps:
-        pay(player, POT, settings.peep_fee)
+        if not (player == deal.dealer and settings.dealer_peeps == "free"):
+            pay(player, POT, settings.peep_fee)
     for player, cards in deal.buys:
         pay(player, POT, settings.purchase_fee * cards)
     if deal.bid is None or deal.bidder is None:
@@ -128,21 +152,24 @@ def score_deal(rules: Rules, deal: Deal, pot_before: int) -> list[Transfer]:
     bid = rules.bid(deal.bid)
     bidder = deal.bidder
     opponents = [p for p in deal.seated if p != bidder]
+    # Only the stakes between players double after a pass: never antes, fees or the pot.
+    times = 2 if settings.pass_doubles and after_pass else 1
     if deal.revoker is not None and deal.revoker != bidder:
         # The revoker alone pays what all the opponents would have paid.
-        pay(deal.revoker, bidder, bid.win * len(opponents))
-        return transfers
-    if was_made(rules, deal):
+        pay(deal.revoker, bidder, bid.win * len(opponents) * times)
+    elif was_made(rules, deal):
         for player in opponents:
-            pay(player, bidder, bid.win)
+            pay(player, bidder, bid.win * times)
         if bid.pot_bid:
             pay(POT, bidder, pot)
     else:
         for player in opponents:
-            pay(bidder, player, bid.lose)
+            pay(bidder, player, bid.lose * times)
         pay(bidder, POT, bid.fail_pot)
         if bid.pot_bid and settings.pool_fail_doubles:
             pay(bidder, POT, pot)
+    if deal.revoker is not None:
+        pay(deal.revoker, POT, settings.revoke_fine)  # on top of the revoke rule
     if pot > MAX_POT:
         # Failed napoleons double the box; sixty in a row would overflow any database.
         raise DealError(f"the pot would hold more than {MAX_POT:,} chips; close this session")
@@ -214,8 +241,10 @@ class Scored:
 def replay(rules: Rules, deals: Iterable[Deal], pot: int = 0) -> list[Scored]:
     """Score deals in order, each seeing the pot the ones before it left."""
     scored = []
+    after_pass = False
     for deal in deals:
-        transfers = tuple(score_deal(rules, deal, pot))
+        transfers = tuple(score_deal(rules, deal, pot, after_pass))
         pot += postings(transfers).get(POT, 0)
         scored.append(Scored(deal, transfers, pot))
+        after_pass = deal.bid is None
     return scored

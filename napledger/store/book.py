@@ -320,7 +320,12 @@ class Book:
 
     def record(self, row: SessionRow, deal: Deal) -> tuple[DealRevision, list[Transfer]]:
         pot = self.pot(row)
-        transfers = score_deal(self.rules(row), deal, pot)
+        rules = self.rules(row)
+        after_pass = False
+        if rules.settings.pass_doubles:  # only then does the deal before matter
+            last = self.last_live(row)
+            after_pass = last is not None and deal_from_json(last.record_json).bid is None
+        transfers = score_deal(rules, deal, pot, after_pass)
         deal_row = DealRevision(
             session_id=row.id,  # type: ignore[arg-type]  # flushed rows have ids
             number=self.next_number(row),

@@ -128,7 +128,8 @@ def test_hands_shows_peeps_purchases_and_everyone_who_paid_and_keeps_names_with_
     nap("new sat --players Anastasia,Bartholomew,Cat,Dan,Eve,Fay --variant russian")
     nap("hand one --by Bartholomew --failed")  # Anastasia antes 1 and wins 1 back: net 0
     assert "Anastasia 0" in nap("hands").stdout
-    nap("new fri --players Anastasia,Bartholomew,Cat,Dan,Eve,Fay,Gus")  # fees: 1 a peep, a card
+    # Fees: 1 a peep, 1 a card; buying at seven only where the table lifts the limit of four.
+    nap("new fri --players Anastasia,Bartholomew,Cat,Dan,Eve,Fay,Gus --rule purchase_max_dealt=off")
     nap("hand 3 --by Bartholomew --made --peep Cat --buy Dan=2 --note 'a long note to squeeze'")
     nap("hand nap --by Eve --failed --peep Fay --peep Gus --buy Anastasia=3")
     out = nap("hands").stdout

@@ -24,7 +24,7 @@ LEDGER = [
     "new done --players X,Y,Z",
     "hand 3 --by X --made",
     "close",
-    "new open --players Ann,Anna,Bob,Cy,Di,Ed --dealer Ed --rule pool=on",
+    "new open --players Ann,Anna,Bob,Cy,Di,Ed --dealer Ed --rule pool=on --rule purchase_max_dealt=off",
     "hand three --by Ann --made",
     "hand four --by Bob --tricks 2 --peep Cy",
     "pass --buy Di=2",

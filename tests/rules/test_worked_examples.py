@@ -1,5 +1,6 @@
 """The worked examples of docs/rules.md, chip for chip (each test names its number)."""
 
+from dataclasses import replace
 from decimal import Decimal
 
 import pytest
@@ -121,8 +122,10 @@ def test_passed_out_deal_posts_only_antes():
 
 
 def test_peeps_and_purchases_go_to_the_pot(classic):
+    # Buying at five dealt in needs purchase_max_dealt lifted (docs/rules.md).
+    anyone_buys = replace(classic, settings=replace(classic.settings, purchase_max_dealt=None))
     deal = Deal(FIVE, "A", "three", "B", made=True, peeps=("C", "D"), buys=(("E", 2),))
-    result = net(classic, deal)
+    result = net(anyone_buys, deal)
     assert result[POT] == 1 + 1 + 2
     assert result["E"] == -3 - 2
 
@@ -209,3 +212,76 @@ def test_example_16_six_takes_a_pot_of_dealers_antes():
     failed = replay(rules, [Deal(FOUR, "A"), Deal(FOUR, "B", "six", "C", made=False)])
     assert postings(failed[1].transfers)["C"] == -3 * 9 - 2
     assert failed[1].pot_after == 4
+
+
+def test_example_17_an_empty_pot_is_opened_by_everyone():
+    rules = with_overrides(load_preset("classic"), ["empty_pot_ante=2"])
+    scored = replay(
+        rules,
+        [
+            Deal(FOUR, "A", "nap", "B", made=True),
+            Deal(FOUR, "B", "three", "C", made=False),
+            Deal(FOUR, "C"),  # the pot holds 8: nobody opens it again
+        ],
+    )
+    assert postings(scored[0].transfers) == {"A": -12, "B": 36, "C": -12, "D": -12, POT: 0}
+    assert postings(scored[1].transfers) == {"A": 1, "B": 1, "C": -11, "D": 1, POT: 8}
+    assert scored[2].transfers == () and scored[2].pot_after == 8
+
+
+def test_example_18_the_deal_after_a_pass_pays_double():
+    rules = with_overrides(load_preset("classic"), ["pass_doubles=on"])
+    scored = replay(
+        rules,
+        [
+            Deal(FOUR, "A"),
+            Deal(FOUR, "B", "four", "A", made=True),
+            Deal(FOUR, "C", "three", "B", made=True),
+        ],
+    )
+    assert postings(scored[1].transfers) == {"A": 24, "B": -8, "C": -8, "D": -8}
+    assert postings(scored[2].transfers) == {"A": -3, "B": 9, "C": -3, "D": -3}
+
+
+def test_example_19_a_revoker_also_pays_the_fine_into_the_pool():
+    rules = with_overrides(load_preset("classic"), ["pool=on", "revoke_fine=5"])
+    deal = Deal(FOUR, "A", "four", "B", revoker="D")
+    assert net(rules, deal) == {"A": -1, "B": 11, "C": -1, "D": -18, POT: 9}
+    own = Deal(FOUR, "A", "four", "B", revoker="B")  # a revoking bidder pays it too
+    assert net(rules, own) == {"A": 3, "B": -18, "C": 3, "D": 3, POT: 9}
+
+
+def test_example_20_the_dealer_looks_at_the_floater_free(classic):
+    deal = Deal(FIVE, "A", "three", "B", made=True, peeps=("A", "C"))
+    assert net(classic, deal) == {"A": -3, "B": 12, "C": -4, "D": -3, "E": -3, POT: 1}
+    pays = with_overrides(classic, ["dealer_peeps=pays"])
+    assert net(pays, deal) == {"A": -4, "B": 12, "C": -4, "D": -3, "E": -3, POT: 2}
+    never = with_overrides(classic, ["dealer_peeps=never"])
+    with pytest.raises(DealError, match="dealer A may not look at the floater"):
+        score_deal(never, deal, 0)
+
+
+def test_buying_says_which_rule_limits_the_table_and_what_the_pack_has_left(classic):
+    five = Deal(FIVE, "A", "three", "B", made=True, buys=(("C", 1),))
+    with pytest.raises(DealError, match=r"at most 4 dealt in, not 5 .*purchase_max_dealt"):
+        score_deal(classic, five, 0)
+    anyone = with_overrides(classic, ["purchase_max_dealt=off", "dealer_sits_out_from=off"])
+    seven = ("A", "B", "C", "D", "E", "F", "G")  # seven dealt in: 52 - 35 = 17 cards left
+    greedy = tuple((p, 3) for p in seven[1:])  # 18 cards
+    with pytest.raises(DealError, match="the pack has 17 cards left after the deal, not 18"):
+        score_deal(anyone, Deal(seven, "A", "three", "B", made=True, buys=greedy), 0)
+    with pytest.raises(DealError, match="1 to 5 cards, not 6"):  # at most a hand's worth
+        score_deal(anyone, Deal(FOUR, "A", "three", "B", made=True, buys=(("C", 6),)), 0)
+
+
+def test_rules_frozen_before_the_house_rules_keep_the_money_they_had():
+    """A snapshot without the new settings reads as the behaviour before them."""
+    from napledger.rules.load import rules_from_dict, rules_to_dict
+
+    old = rules_to_dict(load_preset("classic"))
+    for key in ("dealer_peeps", "revoke_fine", "empty_pot_ante", "pass_doubles",
+                "purchase_max_dealt"):  # fmt: skip
+        del old["settings"][key]
+    rules = rules_from_dict(old)
+    deal = Deal(FIVE, "A", "three", "B", made=True, peeps=("A",), buys=(("C", 2),))
+    assert net(rules, deal) == {"A": -4, "B": 12, "C": -5, "D": -3, "E": -3, POT: 3}

@@ -29,6 +29,18 @@ def rules_with_settings(draw) -> Rules:
         purchase_fee=draw(chips),
         toggles=toggles,
     )
+    # The house rules from the books (docs/rules.md), wherever the game has them.
+    house = {
+        "dealer_peeps": st.sampled_from(["free", "pays", "never"]),
+        "revoke_fine": chips,
+        "empty_pot_ante": chips,
+        "pass_doubles": st.booleans(),
+        "purchase_max_dealt": st.none() | st.integers(1, 7),
+    }
+    settings_ = replace(
+        settings_,
+        **{key: draw(value) for key, value in house.items() if rules.why_absent(key) is None},
+    )
     return replace(rules, settings=settings_)
 
 
@@ -38,12 +50,26 @@ def deals(draw, rules: Rules) -> Deal:
     dealer = draw(st.sampled_from(seated))
     dealt_in = rules.dealt_in(seated, dealer)
     peeping = rules.why_absent("peep_fee") is None
-    peeps = tuple(draw(st.lists(st.sampled_from(dealt_in), unique=True, max_size=3 * peeping)))
+    lookers = [p for p in dealt_in if p != dealer or rules.settings.dealer_peeps != "never"]
+    peeps = tuple(
+        draw(st.lists(st.sampled_from(lookers or [""]), unique=True, max_size=3 * peeping))
+    )
+    peeps = tuple(p for p in peeps if p)
     passed_out = draw(st.integers(0, 9)) == 0
     bidder = None if passed_out else draw(st.sampled_from(dealt_in))
     may_buy = {"anyone": list(dealt_in), "bidder": [bidder] if bidder else [], "nobody": []}
     buyers = draw(st.lists(st.sampled_from(may_buy[rules.buying] or [""]), unique=True, max_size=3))
-    buys = tuple((p, draw(st.integers(1, rules.most_bought))) for p in buyers if p)
+    most_dealt = rules.settings.purchase_max_dealt
+    if most_dealt is not None and len(dealt_in) > most_dealt:
+        buyers = []
+    left = rules.pack - rules.hand_size * len(dealt_in) - (1 if peeps else 0)
+    buys_: list[tuple[str, int]] = []
+    for p in buyers:
+        cards = min(draw(st.integers(1, rules.most_bought)), left)
+        if p and cards > 0:
+            buys_.append((p, cards))
+            left -= cards
+    buys = tuple(buys_)
     if passed_out:
         return Deal(seated, dealer, peeps=peeps, buys=buys)
     bid = draw(st.sampled_from(rules.enabled_bids))
@@ -141,6 +167,8 @@ def test_the_bidder_wins_or_loses_exactly_the_stake_table(data):
             peep_fee=0,
             purchase_fee=0,
             pool_fail_doubles=False,
+            revoke_fine=0,
+            empty_pot_ante=0,
         ),
     )
     deal = data.draw(deals(plain))
@@ -150,3 +178,26 @@ def test_the_bidder_wins_or_loses_exactly_the_stake_table(data):
     assert net.get(deal.bidder, 0) == expected_bidder_net(plain, deal)
     if deal.revoker and deal.revoker != deal.bidder:
         assert net[deal.revoker] == -expected_bidder_net(plain, deal)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.data())
+def test_a_deal_after_a_pass_pays_exactly_twice_between_players_and_the_same_to_the_pot(data):
+    """pass_doubles (docs/rules.md): every stake between players twice, the pot untouched."""
+    rules = data.draw(rules_with_settings())
+    if rules.why_absent("pass_doubles") is not None:
+        return
+    rules = replace(rules, settings=replace(rules.settings, pass_doubles=True))
+    deal = data.draw(deals(rules))
+    pot = data.draw(st.integers(0, 50))
+    plain = score_deal(rules, deal, pot, after_pass=False)
+    doubled = score_deal(rules, deal, pot, after_pass=True)
+
+    def between_players(transfers):
+        return [(t.payer, t.payee, t.chips) for t in transfers if POT not in (t.payer, t.payee)]
+
+    def with_the_pot(transfers):
+        return [(t.payer, t.payee, t.chips) for t in transfers if POT in (t.payer, t.payee)]
+
+    assert between_players(doubled) == [(a, b, 2 * c) for a, b, c in between_players(plain)]
+    assert with_the_pot(doubled) == with_the_pot(plain)

@@ -215,3 +215,54 @@ def test_undo_with_an_expected_number_voids_only_that_last_deal(database):
         assert tx.session().scoreboard().hands == 2
     with database.write() as tx:
         assert tx.session().undo(expected=2).number == 2
+
+
+def test_house_rules_through_the_session_api_examples_17_and_18():
+    """docs/rules.md examples 17 (the opening stake) and 18 (doubles after a pass)."""
+    from napledger.rules.load import with_overrides
+
+    rules = with_overrides(load_preset("classic"), ["empty_pot_ante=2", "pass_doubles=on"])
+    with Database() as db:
+        with db.write() as tx:
+            tx.new_session("books", rules, ["A", "B", "C", "D"], Decimal(1))
+        with db.write() as tx:
+            opened = tx.session("books").record(DealOptions(bid="nap", by="B", made=True))
+        assert {a: c for a, c in opened.changes.items() if c} == {
+            "A": -12, "B": 36, "C": -12, "D": -12
+        }  # fmt: skip
+        with db.write() as tx:
+            tx.session("books").pass_()  # the pot was taken: everyone opens it again (8)
+        with db.write() as tx:
+            voided = tx.session("books").record(DealOptions(bid="four", by="C", made=True))
+        assert voided.changes["C"] == 2 * 4 * 3  # right after the pass: twice the stake
+        with db.write() as tx:
+            tx.session("books").undo(voided.number)
+            again = tx.session("books").record(DealOptions(bid="four", by="C", made=True))
+        assert again.changes["C"] == 2 * 4 * 3  # the voided deal does not count
+        with db.write() as tx:
+            later = tx.session("books").record(DealOptions(bid="three", by="D", made=True))
+        assert later.changes["D"] == 3 * 3 and later.scoreboard.pot == 8
+
+
+def test_house_rules_through_the_session_api_examples_19_and_20():
+    """docs/rules.md examples 19 (a revoke fine into the pool) and 20 (the dealer's look)."""
+    from napledger.rules.load import with_overrides
+
+    classic = load_preset("classic")
+    with Database() as db:
+        with db.write() as tx:
+            tx.new_session(
+                "fine",
+                with_overrides(classic, ["pool=on", "revoke_fine=5"]),
+                list("ABCD"),
+                Decimal(1),
+            )
+            tx.new_session("look", classic, list("ABCDE"), Decimal(1))
+        with db.write() as tx:
+            fined = tx.session("fine").record(DealOptions(bid="four", by="B", revoke="D"))
+        assert dict(fined.changes) == {"A": -1, "B": 11, "C": -1, "D": -18, POT: 9}
+        with db.write() as tx:
+            looked = tx.session("look").record(
+                DealOptions(bid="three", by="B", made=True, peeps=("A", "C"))
+            )
+        assert dict(looked.changes) == {"A": -3, "B": 12, "C": -4, "D": -3, "E": -3, POT: 1}
