@@ -4,7 +4,11 @@ game has none, and what five-trick bids do to the pot (docs/rules.md, "Settings"
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+
+import napledger.rules
 
 ABSENT = [
     ("russian", "pool_fail_doubles=off"),
@@ -160,3 +164,57 @@ def test_variants_shows_a_dash_and_the_reason_beside_a_setting_the_game_lacks(na
         "Buying cards before the bid: only the bidder, at most 1 card."
         in nap("variants russian").stdout
     )
+
+
+def test_house_rules_from_the_books_through_the_command_line(nap):
+    """docs/rules.md examples 18 and 19 typed as a table would, and what `variants` lists."""
+    listed = nap("variants classic").stdout
+    for setting in ("dealer_peeps", "free", "revoke_fine", "empty_pot_ante", "pass_doubles",
+                    "purchase_max_dealt"):  # fmt: skip
+        assert setting in listed
+    nap("new books --players A,B,C,D --rule pass_doubles=on --rule pool=on --rule revoke_fine=5")
+    nap("pass")  # each antes 1 (pot 4)
+    nap("hand four --by B --revoke D")  # after a pass: D pays B 2 x 12 and 5 into the pot
+    assert nap.chips() == {"A": -2, "B": 22, "C": -2, "D": -31}
+    assert nap.json("table --json")["pot"] == 4 + 4 + 5
+    assert "check out" in nap("verify").stdout
+    error = nap.fails("hand 3 --by A --made --peep C --buy B=44")
+    assert error == "Error: B can buy 1 to 5 cards, not 44"  # at most a hand's worth
+
+
+def test_a_dealer_who_may_not_look_is_refused_and_nothing_is_written(nap):
+    nap("new strict --players A,B,C,D,E --rule dealer_peeps=never")
+    assert "may not look at the floater" in nap.fails("hand 3 --by B --made --peep A")
+    assert "purchase_max_dealt" in nap.fails("hand 3 --by B --made --buy C=1")
+    assert nap.json("table --json")["hands"] == 0
+    refused = nap.fails("new x --players A,B,C --rule dealer_peeps=maybe")
+    assert refused == "Error: rule dealer_peeps is free, pays or never, not 'maybe'"
+
+
+BOOKS = sorted((Path(napledger.rules.__file__).parent / "books").glob("*.toml"))
+
+
+def test_the_book_rule_files_are_shipped():
+    assert [b.stem for b in BOOKS] == ["double-stakes", "half-stakes", "pool-nap"]
+
+
+@pytest.mark.parametrize("book", BOOKS, ids=lambda b: b.stem)
+def test_each_book_rule_file_starts_a_session_and_plays_a_deal(nap, book):
+    assert book.read_text(encoding="utf-8").startswith("# ")  # names its source first
+    nap(f"new {book.stem} --players Ann,Ben,Cat,Dan --variant {book}")
+    nap("hand nap --by Ben --made")
+    chips = nap.chips()
+    assert sum(chips.values()) + nap.json("table --json")["pot"] == 0
+    assert chips["Ben"] > 0 and "check out" in nap("verify").stdout
+
+
+def test_examples_17_and_20_typed_at_the_table(nap):
+    """docs/rules.md example 17 (the opening stake) and 20 (the dealer looks free)."""
+    nap("new opening --players A,B,C,D --rule empty_pot_ante=2")
+    nap("hand nap --by B --made")
+    nap("hand three --by C --failed")
+    assert nap.chips() == {"A": -11, "B": 37, "C": -23, "D": -11}
+    assert nap.json("table --json")["pot"] == 8
+    nap("new look --players A,B,C,D,E")
+    nap("hand three --by B --made --peep A --peep C")
+    assert nap.chips() == {"A": -3, "B": 12, "C": -4, "D": -3, "E": -3}
