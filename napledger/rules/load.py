@@ -273,25 +273,12 @@ def _settings(raw: Any, bids: tuple[Bid, ...], source: str) -> Settings:
         _boolean(values, key, where)
     for key in CHIP_SETTINGS:
         _whole(values, key, where, low=0, high=MAX_CHIPS)
-    sits_out = values["dealer_sits_out_from"]
-    if sits_out is False:
-        sits_out = None
     # 2 and 3 pass here only for the snapshots of sessions started before they were refused.
-    if sits_out is not None and (type(sits_out) is not int or not 2 <= sits_out <= 11):
-        raise RuleError(
-            f"{where}: dealer_sits_out_from is off or from {FEWEST_TO_SIT_OUT} to 11 players, "
-            f"not {sits_out!r}"
-        )
+    sits_out = _players_or_off(values, "dealer_sits_out_from", 2, FEWEST_TO_SIT_OUT, where)
+    max_dealt = _players_or_off(values, "purchase_max_dealt", 1, 1, where)
     if values["dealer_peeps"] not in DEALER_PEEPS:
         raise RuleError(
             f"{where}: dealer_peeps is free, pays or never, not {values['dealer_peeps']!r}"
-        )
-    max_dealt = values["purchase_max_dealt"]
-    if max_dealt is False:
-        max_dealt = None
-    if max_dealt is not None and (type(max_dealt) is not int or not 1 <= max_dealt <= 11):
-        raise RuleError(
-            f"{where}: purchase_max_dealt is off or from 1 to 11 players, not {max_dealt!r}"
         )
     return Settings(
         dealer_sits_out_from=sits_out,
@@ -308,6 +295,18 @@ def _settings(raw: Any, bids: tuple[Bid, ...], source: str) -> Settings:
         pass_doubles=values["pass_doubles"],
         purchase_max_dealt=max_dealt,
     )
+
+
+def _players_or_off(
+    values: Mapping[str, Any], key: str, low: int, shown_low: int, where: str
+) -> int | None:
+    """A count of players from `low` to 11, or None for off (false in a rule file)."""
+    value = values[key]
+    if value is False:
+        return None
+    if value is not None and (type(value) is not int or not low <= value <= 11):
+        raise RuleError(f"{where}: {key} is off or from {shown_low} to 11 players, not {value!r}")
+    return value
 
 
 def _bid(raw: Any, where: str, hand_size: int) -> Bid:
