@@ -242,3 +242,15 @@ def test_the_sessions_list_links_to_each_session(page, live_server, nap, evening
     page.get_by_role("link", name="friday").click()
     assert page.locator(".session-name").inner_text() == "friday"
     assert json.loads(json.dumps(page.problems)) == []
+
+
+def test_a_long_name_without_spaces_wraps_on_the_phone(page, live_server, nap):
+    long = "Bartholomew" * 3 + "Bartho"  # 39 letters, no space to break at
+    nap(f"new fri --players Ann,{long},Cat,Dan")
+    nap(f"hand nap --by {long} --made")
+    for url in (f"{live_server.url}/s/1", live_server.keeper(1)):
+        page.goto(url)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width == PHONE["width"], url  # the join/leave lists and payments shrink too
+        no_sideways_scroll(page)
+    assert page.problems == []
