@@ -276,12 +276,13 @@ class Book:
             chips={p: chips.get(p, 0) for p in players},
             pot=pot,
             hands=int(hands),
-            next_dealer=None
-            if row.closed_at
-            else self.dealer_after(row, last.dealer)
-            if last
-            else self.dealer_now(row),
+            next_dealer=self._next_dealer(row, last),
         )
+
+    def _next_dealer(self, row: SessionRow, last: Deal | None) -> str | None:
+        if row.closed_at:
+            return None
+        return self.dealer_after(row, last.dealer) if last else self.dealer_now(row)
 
     def records(self, row: SessionRow, live_only: bool = False) -> list[DealRecord]:
         """The session's deal records in order (number, then revision), with their entries."""
