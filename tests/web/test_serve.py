@@ -106,17 +106,20 @@ def test_the_lan_announcement_has_a_qr_code_of_the_viewers_link(capsys):
     assert "Scan" not in capsys.readouterr().out
 
 
+class NoRoute:
+    """A socket on a computer with no network: there is no route to find an address by."""
+
+    def __init__(self, *args):
+        pass
+
+    def connect(self, address):
+        raise OSError("Network is unreachable")
+
+    def close(self):
+        pass
+
+
 def test_no_lan_address_is_one_error_line(nap, monkeypatch):
-    class NoRoute:
-        def __init__(self, *args):
-            pass
-
-        def connect(self, address):
-            raise OSError("Network is unreachable")
-
-        def close(self):
-            pass
-
     def unknown(name):
         raise socket.gaierror(-2, "Name or service not known")
 
@@ -156,16 +159,6 @@ def test_accepted_connections_send_at_once_without_nagle():
 
 def test_a_loopback_name_is_not_printed_as_the_phones_link(nap, monkeypatch):
     """Debian maps the hostname to 127.0.1.1: phones cannot reach it, so --lan says so."""
-
-    class NoRoute:
-        def __init__(self, *args):
-            pass
-
-        def connect(self, address):
-            raise OSError("Network is unreachable")
-
-        def close(self):
-            pass
 
     monkeypatch.setattr(socket, "socket", NoRoute)
     monkeypatch.setattr(socket, "gethostbyname", lambda name: "127.0.1.1")
