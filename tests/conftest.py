@@ -86,10 +86,14 @@ class Nap:
         self.runner = CliRunner()
 
     def __call__(self, line: str, ok: bool = True, input: str | None = None) -> Any:
-        # The width is named on every call: Rich reads COLUMNS as it draws, and a worker of
-        # the parallel run must not draw one test's tables at another test's width.
-        width = {"COLUMNS": os.environ.get("COLUMNS", "120")}
-        result = self.runner.invoke(app, shlex.split(line), input=input, env=width)
+        # The width is named on every call: a worker of the parallel run drew one test's
+        # tables at 80 columns now and then, whatever COLUMNS said, and a wrapped line
+        # fails its assertion. The console's own (public) width setter makes it certain.
+        from napledger.cli import render
+
+        columns = os.environ.get("COLUMNS", "120")
+        render.console.width = int(columns)
+        result = self.runner.invoke(app, shlex.split(line), input=input, env={"COLUMNS": columns})
         if ok and result.exit_code != 0:
             raise AssertionError(
                 f"`napledger {line}` failed ({result.exit_code}):\n{result.output}"
