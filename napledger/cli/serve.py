@@ -25,7 +25,9 @@ def serve(
     key: Annotated[
         str | None,
         typer.Option(
-            "--key", envvar="NAPLEDGER_KEY", help="The scorekeeper's secret (default: random)."
+            "--key",
+            envvar="NAPLEDGER_KEY",
+            help="The secret every link's key is made from (default: random).",
         ),
     ] = None,
 ) -> None:

@@ -6,7 +6,6 @@ FastAPI reads the route signatures, whose dependencies are local functions.)
 """
 
 import asyncio
-import hmac
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager, suppress
 from dataclasses import replace
@@ -33,6 +32,7 @@ from napledger.store.api import Database
 from napledger.web import calls
 from napledger.web.chart import running_chart
 from napledger.web.forms_only import FormsOnly
+from napledger.web.keys import TooManyTries, WrongKeys, organiser_key, session_key
 from napledger.web.live import Hub, Watch
 
 HERE = files("napledger.web")
@@ -74,9 +74,15 @@ class SecurityHeaders:
 MAX_ID = 2**63 - 1
 
 
-def create_app(db: str | None, key: str, hosts: Sequence[str] | None = None) -> FastAPI:
-    """The server over database `db`; `key` is the scorekeeper's secret; `hosts`, when
-    given, the only names the server answers to (any in tests)."""
+def create_app(
+    db: str | None,
+    secret: str,
+    hosts: Sequence[str] | None = None,
+    wrong_keys: WrongKeys | None = None,
+) -> FastAPI:
+    """The server over database `db`; `secret` is what every key is derived from
+    (`napledger.web.keys`); `hosts`, when given, the only names the server answers to
+    (any in tests); `wrong_keys` counts and slows wrong keys (a fresh count by default)."""
     # One database for the server's life: its engines are kept, not reopened per request.
     database = Database(db)
     env = Environment(
@@ -125,8 +131,36 @@ def create_app(db: str | None, key: str, hosts: Sequence[str] | None = None) -> 
             response.headers["cache-control"] = "no-store"
         return response
 
-    def is_keeper(given: str | None) -> bool:
-        return given is not None and hmac.compare_digest(given.encode(), key.encode())
+    wrong_keys = wrong_keys or WrongKeys()
+
+    async def check_key(request: Request, given: str | None, expected: str, refusal: str) -> None:
+        address = request.client.host if request.client else "unknown"
+        try:
+            right = await wrong_keys.check(address, given, expected)
+        except TooManyTries:
+            raise HTTPException(
+                429, "too many wrong keys from this address: wait a minute, then use the link"
+            ) from None
+        if not right:
+            raise HTTPException(403, refusal)
+
+    async def keeper_page(
+        request: Request, session: int, key: Annotated[str | None, Query()] = None
+    ) -> str:
+        """The session's own key, from its scorekeeper link: no other session's."""
+        refusal = "this link cannot change the ledger; ask for the scorekeeper's link"
+        await check_key(request, key, session_key(secret, session), refusal)
+        assert key is not None
+        return key
+
+    async def keeper_write(
+        request: Request, session: int, key: Annotated[str, Form(max_length=200)] = ""
+    ) -> str:
+        # The origin first: another site's post is refused whatever key it carries.
+        refuse_cross_site(request)
+        refusal = "only the scorekeeper's link can change the ledger"
+        await check_key(request, key, session_key(secret, session), refusal)
+        return key
 
     def refuse_cross_site(request: Request) -> None:
         """A write must come from this server's own page: no other site can post one."""
@@ -144,7 +178,7 @@ def create_app(db: str | None, key: str, hosts: Sequence[str] | None = None) -> 
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, error: HTTPException) -> Response:
-        titles = {403: "Not allowed", 404: "Not found", 405: "Not allowed"}
+        titles = {403: "Not allowed", 404: "Not found", 405: "Not allowed", 429: "Not allowed"}
         return page(
             request,
             "message.html",
@@ -175,13 +209,26 @@ def create_app(db: str | None, key: str, hosts: Sequence[str] | None = None) -> 
             headers={name.decode(): value.decode() for name, value in HEADERS},
         )
 
+    async def organiser(request: Request, key: Annotated[str | None, Query()] = None) -> bool:
+        """Whether the organiser's key came; no key at all is a viewer, not a wrong try."""
+        if key is None:
+            return False
+        refusal = "this link is not the organiser's; the list of sessions is at /"
+        await check_key(request, key, organiser_key(secret), refusal)
+        return True
+
     @app.get("/", response_class=HTMLResponse)
-    def index(request: Request) -> Response:
+    def index(request: Request, organising: Annotated[bool, Depends(organiser)]) -> Response:
         try:
             sessions = calls.sessions(database)
         except NapError as error:
             return page(request, "message.html", title="No sessions yet", message=str(error))
-        return page(request, "index.html", sessions=sessions)
+        # The organiser's list links each session's scorekeeper page, with its own key.
+        keys = {s.id: session_key(secret, s.id) for s in sessions} if organising else {}
+        context: dict[str, Any] = {"sessions": sessions, "keys": keys}
+        if organising:
+            context["key"] = organiser_key(secret)  # marks the page not to be cached
+        return page(request, "index.html", **context)
 
     @app.get("/s/{session}", response_class=HTMLResponse)
     def viewer(request: Request, session: int) -> Response:
@@ -191,13 +238,9 @@ def create_app(db: str | None, key: str, hosts: Sequence[str] | None = None) -> 
     def keeper(
         request: Request,
         session: int,
-        key: Annotated[str | None, Query()] = None,
+        key: Annotated[str, Depends(keeper_page)],
         said: Annotated[str | None, Query(max_length=300)] = None,
     ) -> Response:
-        if not is_keeper(key):
-            raise HTTPException(
-                403, "this link cannot change the ledger; ask for the scorekeeper's link"
-            )
         return show(request, session, key=key, said=said)
 
     def show(
@@ -272,7 +315,7 @@ def create_app(db: str | None, key: str, hosts: Sequence[str] | None = None) -> 
         request: Request,
         session: int,
         action: str,
-        key: Annotated[str, Form(max_length=200)] = "",
+        key: Annotated[str, Depends(keeper_write)],
         bid: Annotated[str | None, Form(max_length=100)] = None,
         by: Annotated[str | None, Form(max_length=200)] = None,
         result: Annotated[str | None, Form(max_length=20)] = None,
@@ -286,9 +329,6 @@ def create_app(db: str | None, key: str, hosts: Sequence[str] | None = None) -> 
         player: Annotated[str | None, Form(max_length=200)] = None,
         after: Annotated[str | None, Form(max_length=200)] = None,
     ) -> Response:
-        refuse_cross_site(request)
-        if not is_keeper(key):
-            raise HTTPException(403, "only the scorekeeper's link can change the ledger")
         if action not in ACTIONS:
             raise HTTPException(404, f"no such action: {action}")
         # The form in the CLI's own terms: what `hand BID --by … --peep … --buy P=N` takes.

@@ -1,4 +1,4 @@
-"""Starting the server: the socket, the two links, the QR code, and a clean Ctrl-C."""
+"""Starting the server: the socket, the links, the QR code, and a clean Ctrl-C."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from types import FrameType
 from urllib.parse import quote
 
 from napledger.errors import NapError
+from napledger.web.keys import organiser_key, session_key
 
 DEFAULT_PORT = 8421
 BACKLOG = 128  # also how many connections asyncio accepts at once: see bounded.py
@@ -62,16 +63,21 @@ def listen(host: str, port: int) -> socket.socket:
     return sock
 
 
-def links(base: str, session: int | None, key: str) -> tuple[str, str]:
-    """The viewers' link and the scorekeeper's link (which carries the secret)."""
+def links(base: str, session: int | None, secret: str) -> tuple[str, str | None, str]:
+    """The viewers' link, the session's scorekeeper link (which carries its key; none
+    without a session) and the organiser's link (the sessions, each with its keeper link)."""
+    organiser = f"{base}/?key={quote(organiser_key(secret), safe='')}"
     if session is None:
-        return f"{base}/", f"{base}/"
-    return f"{base}/s/{session}", f"{base}/s/{session}/keep?key={quote(key, safe='')}"
+        return f"{base}/", None, organiser
+    keeper = f"{base}/s/{session}/keep?key={quote(session_key(secret, session), safe='')}"
+    return f"{base}/s/{session}", keeper, organiser
 
 
-def announce(viewers: str, keeper: str, lan: bool) -> None:
+def announce(viewers: str, keeper: str | None, organiser: str, lan: bool) -> None:
     print(f"Viewers (read-only):  {viewers}")
-    print(f"Scorekeeper (secret): {keeper}")
+    if keeper is not None:
+        print(f"Scorekeeper (secret): {keeper}")
+    print(f"Organiser (secret):   {organiser}")
     if lan:
         import segno
 
@@ -114,8 +120,8 @@ def serve(
         host = "0.0.0.0" if lan else "127.0.0.1"
         shown = lan_address() if lan else "127.0.0.1"
     sock = listen(host, port)
-    viewers, keeper = links(f"http://{shown}:{sock.getsockname()[1]}", sid, key)
-    announce(viewers, keeper, lan)
+    viewers, keeper, organiser = links(f"http://{shown}:{sock.getsockname()[1]}", sid, key)
+    announce(viewers, keeper, organiser, lan)
     # Only our own names are answered: a site rebinding its name to this address (DNS
     # rebinding) cannot read the pages through the visitor's browser.
     app = create_app(db, key, hosts=("127.0.0.1", "localhost", shown))

@@ -13,14 +13,22 @@ import uvicorn
 from fastapi.testclient import TestClient
 
 from napledger.web.app import create_app
+from napledger.web.keys import session_key
 
-KEY = "test-secret-key"
+SECRET = "test-secret-key"  # the server's; each session's key is made from it
+
+
+def keeper_key(session: int) -> str:
+    return session_key(SECRET, session)
+
+
+KEY = keeper_key(1)  # the scorekeeper's key of the first session, the one most tests keep
 HOSTILE = "<img src=x onerror=alert(1)>"
 
 
 @pytest.fixture
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app(None, KEY), raise_server_exceptions=False) as c:
+    with TestClient(create_app(None, SECRET), raise_server_exceptions=False) as c:
         yield c
 
 
@@ -30,7 +38,7 @@ class Server:
     key: str = KEY
 
     def keeper(self, session: int) -> str:
-        return f"{self.url}/s/{session}/keep?key={self.key}"
+        return f"{self.url}/s/{session}/keep?key={keeper_key(session)}"
 
 
 def free_port() -> int:
@@ -43,7 +51,7 @@ def free_port() -> int:
 def live_server() -> Iterator[Server]:
     """uvicorn serving the app in a thread, on a free port of 127.0.0.1 only."""
     port = free_port()
-    app = create_app(None, KEY)
+    app = create_app(None, SECRET)
     config = uvicorn.Config(
         app,
         host="127.0.0.1",

@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 from napledger.store.api import Database
 from napledger.web import calls
 from napledger.web.app import create_app
-from tests.web.conftest import HOSTILE, KEY
+from tests.web.conftest import HOSTILE, KEY, SECRET, keeper_key
 
 
 @pytest.fixture
@@ -137,7 +137,7 @@ def test_an_overflowing_since_is_a_clean_400(client, evening):
 
 
 def test_only_the_servers_own_names_are_answered_against_dns_rebinding(evening):
-    app = create_app(None, KEY, hosts=("127.0.0.1", "localhost", "192.168.1.20"))
+    app = create_app(None, SECRET, hosts=("127.0.0.1", "localhost", "192.168.1.20"))
     with TestClient(app, base_url="http://127.0.0.1:8421") as c:
         assert c.get("/s/1").status_code == 200
         assert c.get("/s/1", headers={"host": "192.168.1.20:8421"}).status_code == 200
@@ -252,11 +252,11 @@ def test_the_form_offers_peeps_and_buys_where_the_rules_allow_them_not_by_the_fe
     assert 'name="peep"' not in page and 'name="buy"' not in page
     # Russian: no peeping; the bidder may buy one card, free (the fee is 0).
     nap("new russian --players A,B,C --variant russian")
-    page = client.get(f"/s/2/keep?key={KEY}").text
+    page = client.get(f"/s/2/keep?key={keeper_key(2)}").text
     assert 'name="peep"' not in page and 'name="buy"' in page
     answer = client.post(
         "/s/2/hand",
-        data={"key": KEY, "bid": "3", "by": "B", "tricks": "3", "buyer": ["A", "B", "C"]}
+        data={"key": keeper_key(2), "bid": "3", "by": "B", "tricks": "3", "buyer": ["A", "B", "C"]}
         | {"buy": ["", "1", ""]},
         follow_redirects=False,
     )
@@ -264,7 +264,7 @@ def test_the_form_offers_peeps_and_buys_where_the_rules_allow_them_not_by_the_fe
     assert nap.json("hands --json --session russian")[-1]["buys"] == {"B": 1}
     # Free peeping is still peeping: a fee of 0 does not take the choice away.
     nap("new free --players A,B,C --rule peep_fee=0")
-    assert 'name="peep"' in client.get(f"/s/3/keep?key={KEY}").text
+    assert 'name="peep"' in client.get(f"/s/3/keep?key={keeper_key(3)}").text
 
 
 def test_a_purchase_the_rules_refuse_gets_the_cores_message(client, nap):

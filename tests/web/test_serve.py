@@ -7,14 +7,17 @@ import socket
 import subprocess
 import sys
 import time
+from urllib.parse import quote
 
 import httpx2
 import pytest
 
+from napledger.web.keys import organiser_key, session_key
 from napledger.web.serve import announce, links
 
 
-def start(*args: str) -> tuple[subprocess.Popen[str], str, str]:
+def start(*args: str) -> tuple[subprocess.Popen[str], dict[str, str]]:
+    """The server started as a person would, and the links it printed, by their label."""
     server = subprocess.Popen(
         [sys.executable, "-m", "napledger", "serve", "--port", "0", *args],
         stdout=subprocess.PIPE,
@@ -22,20 +25,30 @@ def start(*args: str) -> tuple[subprocess.Popen[str], str, str]:
         text=True,
     )
     assert server.stdout is not None
-    viewers = server.stdout.readline().split()[-1]
-    keeper = server.stdout.readline().split()[-1]
-    return server, viewers, keeper
+    printed: dict[str, str] = {}
+    for line in server.stdout:
+        if line.startswith("Ctrl-C"):
+            break
+        printed[line.split()[0]] = line.split()[-1]
+    return server, printed
 
 
-def test_serve_prints_both_links_serves_them_and_stops_cleanly_on_ctrl_c(nap):
+def test_serve_prints_the_links_serves_them_and_stops_cleanly_on_ctrl_c(nap):
     nap("new fri --players Ann,Ben,Cat")
-    server, viewers, keeper = start("--key", "our-table-secret")
+    server, printed = start("--key", "our-table-secret")
+    viewers, keeper = printed["Viewers"], printed["Scorekeeper"]
     try:
         assert viewers.startswith("http://127.0.0.1:") and viewers.endswith("/s/1")
-        assert keeper == viewers + "/keep?key=our-table-secret"
+        key = session_key("our-table-secret", 1)
+        assert keeper == viewers + "/keep?key=" + quote(key, safe="")
+        assert printed["Organiser"] == viewers[: -len("s/1")] + "?key=" + quote(
+            organiser_key("our-table-secret"), safe=""
+        )
         assert httpx2.get(viewers, timeout=10).status_code == 200
         assert httpx2.get(keeper, timeout=10).status_code == 200
         assert httpx2.get(viewers + "/keep?key=guess", timeout=10).status_code == 403
+        # The server's secret itself is no session's key.
+        assert httpx2.get(viewers + "/keep?key=our-table-secret", timeout=10).status_code == 403
         live = httpx2.stream("GET", viewers + "/events", timeout=10)
         live.__enter__()  # an open live page must not hold the server up
         time.sleep(0.3)
@@ -49,21 +62,23 @@ def test_serve_prints_both_links_serves_them_and_stops_cleanly_on_ctrl_c(nap):
 
 def test_a_random_secret_is_made_when_none_is_given(nap):
     nap("new fri --players Ann,Ben,Cat")
-    server, _viewers, keeper = start()
+    server, printed = start()
     try:
-        secret = keeper.rsplit("key=", 1)[1]
+        secret = printed["Scorekeeper"].rsplit("key=", 1)[1]
         assert len(secret) >= 20
-        assert httpx2.get(keeper, timeout=10).status_code == 200
+        assert httpx2.get(printed["Scorekeeper"], timeout=10).status_code == 200
     finally:
         server.send_signal(signal.SIGINT)
         server.communicate(timeout=15)
 
 
 def test_without_a_session_the_links_open_the_list(nap):
-    server, viewers, keeper = start()
+    server, printed = start()
     try:
-        assert viewers == keeper and viewers.endswith("/")
-        assert "No sessions yet" in httpx2.get(viewers, timeout=10).text
+        assert "Scorekeeper" not in printed  # no session yet has a key to print
+        assert printed["Viewers"].endswith("/")
+        assert printed["Organiser"].startswith(printed["Viewers"] + "?key=")
+        assert "No sessions yet" in httpx2.get(printed["Viewers"], timeout=10).text
     finally:
         server.send_signal(signal.SIGINT)
         server.communicate(timeout=15)
@@ -92,17 +107,19 @@ def test_a_port_in_use_is_one_error_line(nap):
 
 
 def test_the_lan_announcement_has_a_qr_code_of_the_viewers_link(capsys):
-    viewers, keeper = links("http://192.168.1.20:8421", 3, "k/y+")
-    assert (viewers, keeper) == (
-        "http://192.168.1.20:8421/s/3",
-        "http://192.168.1.20:8421/s/3/keep?key=k%2Fy%2B",
+    viewers, keeper, organiser = links("http://192.168.1.20:8421", 3, "our-table-secret")
+    assert viewers == "http://192.168.1.20:8421/s/3"
+    key = quote(session_key("our-table-secret", 3), safe="")
+    assert keeper == f"http://192.168.1.20:8421/s/3/keep?key={key}"
+    assert organiser == "http://192.168.1.20:8421/?key=" + quote(
+        organiser_key("our-table-secret"), safe=""
     )
-    announce(viewers, keeper, lan=True)
+    announce(viewers, keeper, organiser, lan=True)
     out = capsys.readouterr().out
-    assert viewers in out and keeper in out
+    assert viewers in out and keeper in out and organiser in out
     assert "Scan for the viewers' page" in out
     assert out.count("\n") > 15  # the code's rows
-    announce(viewers, keeper, lan=False)
+    announce(viewers, keeper, organiser, lan=False)
     assert "Scan" not in capsys.readouterr().out
 
 
@@ -170,7 +187,8 @@ def test_a_loopback_name_is_not_printed_as_the_phones_link(nap, monkeypatch):
 
 def test_the_named_host_is_printed_listened_on_and_accepted(nap):
     nap("new fri --players Ann,Ben,Cat")
-    server, viewers, _keeper = start("--host", "127.0.0.2")
+    server, printed = start("--host", "127.0.0.2")
+    viewers = printed["Viewers"]
     try:
         assert viewers.startswith("http://127.0.0.2:")
         assert httpx2.get(viewers, timeout=10).status_code == 200  # the host check takes it
