@@ -74,12 +74,11 @@ def variant(rules: Rules) -> None:
     settings = RichTable(title="Rule settings (--rule KEY=VALUE)")
     settings.add_column("key")
     settings.add_column("value")
-    from napledger.rules.load import rules_to_dict
+    from napledger.rules.load import rules_to_dict, setting_text
 
     for key, value in sorted(rules_to_dict(rules)["settings"].items()):
-        shown = "off" if value is None or value is False else "on" if value is True else str(value)
         why = rules.why_absent(key)
-        settings.add_row(key, f"— ({esc(why)})" if why else shown)
+        settings.add_row(key, f"— ({esc(why)})" if why else setting_text(value))
     console.print(settings)
     if rules.buying != "anyone":
         who = "nobody" if rules.buying == "nobody" else "only the bidder"
@@ -139,20 +138,10 @@ def scoreboard(t: Scoreboard, footer: bool = True) -> None:
 
 
 def started(t: Scoreboard) -> None:
-    row = t.session
-    chip = chips_money(1, t.chip_value, row.currency, label=True)
-    worth = (
-        "scored in chips (no money value: see --chip and --currency)"
-        if t.chip_value == 1 and not row.currency
-        else f"1 chip = {esc(chip)}"
-    )
-    console.print(
-        f"Session [bold]{esc(row.name)}[/] (#{row.id}) started: {esc(t.rules.title)}, "
-        f"{worth}, players {esc(', '.join(t.seating))}."
-    )
-    if row.opening_pot:
-        console.print(f"The pot opens with {row.opening_pot} chips carried over.")
-    console.print(f"First to deal: [bold]{esc(t.next_dealer or '')}[/]")
+    from napledger.store.messages import started as said
+
+    for line in said(t):
+        console.print(esc(line))
 
 
 def session_list(tables: Sequence[Scoreboard], current: int | None) -> None:

@@ -158,6 +158,13 @@ def rules_to_dict(rules: Rules) -> dict[str, Any]:
     return data
 
 
+def setting_text(value: Any) -> str:
+    """A setting's value as `--rule KEY=VALUE` takes it (and `variants` shows it)."""
+    if value is None or value is False:
+        return "off"
+    return "on" if value is True else str(value)
+
+
 def rules_from_dict(data: Mapping[str, Any], source: str = "rules") -> Rules:
     if not isinstance(data, Mapping):
         raise RuleError(f"{source}: expected a table of rules")

@@ -6,7 +6,7 @@ FastAPI reads the route signatures, whose dependencies are local functions.)
 """
 
 import asyncio
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager, suppress
 from dataclasses import replace
 from importlib.resources import files
@@ -222,13 +222,94 @@ def create_app(
         try:
             sessions = calls.sessions(database)
         except NapError as error:
-            return page(request, "message.html", title="No sessions yet", message=str(error))
+            if not organising:
+                return page(request, "message.html", title="No sessions yet", message=str(error))
+            sessions = []  # no database yet: the organiser can start the first session
         # The organiser's list links each session's scorekeeper page, with its own key.
         keys = {s.id: session_key(secret, s.id) for s in sessions} if organising else {}
         context: dict[str, Any] = {"sessions": sessions, "keys": keys}
         if organising:
             context["key"] = organiser_key(secret)  # marks the page not to be cached
         return page(request, "index.html", **context)
+
+    async def organiser_only(request: Request, key: Annotated[str | None, Query()] = None) -> str:
+        refusal = "starting a session needs the organiser's link, printed by serve"
+        await check_key(request, key, organiser_key(secret), refusal)
+        assert key is not None
+        return key
+
+    @app.get("/new", response_class=HTMLResponse)
+    def new_form(
+        request: Request,
+        key: Annotated[str, Depends(organiser_only)],
+        game: Annotated[str, Query(max_length=40)] = "classic",
+    ) -> Response:
+        return starting(request, key, game)
+
+    def starting(
+        request: Request,
+        key: str,
+        game: str,
+        typed: Mapping[str, str] | None = None,
+        error: str | None = None,
+    ) -> Response:
+        """The organiser's form for a new session, with what was typed kept after a refusal."""
+        games = calls.games()
+        chosen = next((g for g in games if g.name == game), games[0])
+        try:
+            closed = [s for s in calls.sessions(database) if s.closed]
+        except NapError:  # no database yet: nothing to carry a pot from
+            closed = []
+        return page(
+            request,
+            "new.html",
+            400 if error else 200,
+            key=key,
+            games=games,
+            game=chosen,
+            closed=closed,
+            typed=typed or {},
+            error=error,
+        )
+
+    @app.post("/new", response_class=HTMLResponse)
+    async def new_session(request: Request) -> Response:
+        refuse_cross_site(request)
+        form = await request.form()
+        typed = {k: v for k, v in form.items() if isinstance(v, str)}
+        refusal = "starting a session needs the organiser's link, printed by serve"
+        key = typed.get("key")
+        await check_key(request, key, organiser_key(secret), refusal)
+        assert key is not None
+        game = typed.get("game", "classic")
+        settings = {k.removeprefix("rule."): v for k, v in typed.items() if k.startswith("rule.")}
+        try:
+            done = await to_thread.run_sync(
+                lambda: calls.new_session(
+                    database,
+                    name=typed.get("name", ""),
+                    game=game,
+                    players=typed.get("players", ""),
+                    settings=settings,
+                    chip=typed.get("chip", ""),
+                    currency=typed.get("currency", ""),
+                    dealer=typed.get("dealer", ""),
+                    carry_from=typed.get("carry_from", ""),
+                )
+            )
+        except NapError as error:
+            line = " ".join(str(error).split())
+            return await to_thread.run_sync(lambda: starting(request, key, game, typed, line))
+        base = str(request.base_url).rstrip("/")
+        viewers = f"{base}/s/{done.id}"
+        keeper = f"{viewers}/keep?" + urlencode({"key": session_key(secret, done.id)})
+        return page(
+            request,
+            "started.html",
+            key=key,
+            lines=done.lines,
+            links=[("Viewers", viewers, qr(viewers)), ("Scorekeeper", keeper, qr(keeper))],
+        )
 
     @app.get("/s/{session}", response_class=HTMLResponse)
     def viewer(request: Request, session: int) -> Response:
@@ -400,6 +481,13 @@ def numbers(
     if bought:
         given["buys"] = bought
     return given
+
+
+def qr(link: str) -> str:
+    """A QR code of `link` as an image the page can show (a data: URL, allowed by the CSP)."""
+    import segno
+
+    return str(segno.make(link, error="m").svg_data_uri(scale=4, border=2))
 
 
 def blank(value: str | None) -> str | None:

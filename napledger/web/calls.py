@@ -217,3 +217,95 @@ def leave(database: Database, session: int, player: str) -> str:
     with writing(database) as ledger:
         gone = ledger.session(str(session)).leave(player)
     return f"{gone.player} leaves the table."
+
+
+# --- the organiser: starting a session ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Setting:
+    key: str
+    value: str  # as `--rule KEY=VALUE` would take it: on, off, a number or a word
+
+
+@dataclass(frozen=True)
+class Game:
+    """A preset, with the settings it has (those it lacks are not offered)."""
+
+    name: str
+    title: str
+    settings: tuple[Setting, ...]
+
+
+def games() -> list[Game]:
+    from napledger.rules import list_presets, load_preset
+    from napledger.rules.load import rules_to_dict, setting_text
+
+    found = []
+    for name in list_presets():
+        rules = load_preset(name)
+        settings = rules_to_dict(rules)["settings"]
+        found.append(
+            Game(
+                name=name,
+                title=rules.title,
+                settings=tuple(
+                    Setting(key, setting_text(value))
+                    for key, value in sorted(settings.items())
+                    if rules.why_absent(key) is None
+                ),
+            )
+        )
+    return found
+
+
+@dataclass(frozen=True)
+class Started:
+    id: int
+    lines: tuple[str, ...]  # what `new` prints
+
+
+def new_session(
+    database: Database,
+    name: str,
+    game: str,
+    players: str,
+    settings: dict[str, str],
+    chip: str,
+    currency: str,
+    dealer: str,
+    carry_from: str,
+) -> Started:
+    """What `new NAME --players … --variant GAME --rule K=V … --chip … --currency …
+    --dealer … --carry-from …` does, from the organiser's form (a box left empty is an
+    option not typed)."""
+    from napledger.errors import NapError
+    from napledger.money import chip_value
+    from napledger.rules import list_presets, load_preset
+    from napledger.rules.load import with_overrides
+    from napledger.store.messages import started
+
+    # Only a preset by name: a page must never make the server read a file it names.
+    if game not in list_presets():
+        raise NapError(f"no game {game!r}: choose one of {', '.join(list_presets())}")
+    rules = load_preset(game)
+    offered = {s.key: s.value for g in games() if g.name == game for s in g.settings}
+    changed = [
+        f"{key}={value.strip()}"
+        for key, value in settings.items()
+        if key in offered and value.strip() != offered[key]
+    ]
+    rules = with_overrides(rules, changed)
+    # One name a line, as the form asks; commas too, as `--players A,B,C` takes them.
+    names = [n for line in players.splitlines() for n in line.split(",") if n.strip()]
+    with writing(database) as ledger:
+        board = ledger.new_session(
+            name,
+            rules,
+            names,
+            chip_value(chip) if chip.strip() else None,
+            currency.strip() or None,
+            dealer.strip() or None,
+            carry_from.strip() or None,
+        )
+    return Started(id=board.session.id, lines=tuple(started(board)))

@@ -1,0 +1,26 @@
+"""What the ledger says back after an action, in plain words, for every front end.
+
+The terminal prints these lines, the page shows them; neither writes its own.
+"""
+
+from __future__ import annotations
+
+from napledger.money import chips_money
+from napledger.store.views import Scoreboard
+
+
+def started(board: Scoreboard) -> list[str]:
+    """A new session: its name and game, what a chip is worth, who sits and who deals."""
+    row = board.session
+    if board.chip_value == 1 and not row.currency:
+        worth = "scored in chips (no money value set)"
+    else:
+        worth = f"1 chip = {chips_money(1, board.chip_value, row.currency, label=True)}"
+    lines = [
+        f"Session {row.name} (#{row.id}) started: {board.rules.title}, {worth}, "
+        f"players {', '.join(board.seating)}."
+    ]
+    if row.opening_pot:
+        lines.append(f"The pot opens with {row.opening_pot} chips carried over.")
+    lines.append(f"First to deal: {board.next_dealer or ''}")
+    return lines
