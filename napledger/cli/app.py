@@ -553,10 +553,10 @@ def close(
 def reopen(ctx: typer.Context, session: SessionOpt = None) -> None:
     """Take back a close made by mistake: it stays in the record, voided."""
     from napledger.cli import render
+    from napledger.store.messages import reopened
 
     t = change(ctx, session, lambda s: s.reopen())
-    name = t.session.name
-    render.changed(t, f"Session {name} reopened; its close is kept in the record, voided.")
+    render.changed(t, reopened(t))
 
 
 def main() -> None:

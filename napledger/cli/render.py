@@ -223,26 +223,16 @@ def changed(t: Scoreboard, message: str) -> None:
 
 
 def close_question(plan: ClosePlan) -> str:
-    if plan.pot_to == "carry":
-        pot = f"the pot ({plan.pot} chips) is carried to a next session"
-    elif plan.transfers:
-        shares = ", ".join(f"{x.payee} +{x.chips}" for x in plan.transfers)
-        pot = f"the pot ({plan.pot} chips) goes to {shares}"
-    else:
-        pot = "the pot is empty"
-    return f"Close {plan.session}? No more deals can be recorded; {pot}"
+    from napledger.store.messages import close_question as question
+
+    return question(plan)
 
 
 def closed(done: Closed) -> None:
-    t, transfers = done.scoreboard, done.transfers
-    pot = (
-        "stays in the box for the next session (--carry-from)"
-        if t.session.pot_to == "carry"
-        else None
-    )
-    shared = ", ".join(f"{esc(x.payee)} +{x.chips}" for x in transfers)
-    console.print(f"Session {esc(t.session.name)} closed. Pot: {pot or shared or 'empty'}.")
-    scoreboard(t, footer=False)  # the line above already says where the pot went
+    from napledger.store.messages import closed as said
+
+    console.print(esc(said(done)))
+    scoreboard(done.scoreboard, footer=False)  # the line above already says where the pot went
 
 
 def hands_json(history: History) -> list[dict[str, Any]]:

@@ -6,7 +6,7 @@ The terminal prints these lines, the page shows them; neither writes its own.
 from __future__ import annotations
 
 from napledger.money import chips_money
-from napledger.store.views import Scoreboard
+from napledger.store.views import Closed, ClosePlan, Scoreboard
 
 
 def started(board: Scoreboard) -> list[str]:
@@ -24,3 +24,28 @@ def started(board: Scoreboard) -> list[str]:
         lines.append(f"The pot opens with {row.opening_pot} chips carried over.")
     lines.append(f"First to deal: {board.next_dealer or ''}")
     return lines
+
+
+def close_question(plan: ClosePlan) -> str:
+    """What closing would do, asked before it is done."""
+    if plan.pot_to == "carry":
+        pot = f"the pot ({plan.pot} chips) is carried to a next session"
+    elif plan.transfers:
+        shares = ", ".join(f"{x.payee} +{x.chips}" for x in plan.transfers)
+        pot = f"the pot ({plan.pot} chips) goes to {shares}"
+    else:
+        pot = "the pot is empty"
+    return f"Close {plan.session}? No more deals can be recorded; {pot}"
+
+
+def closed(done: Closed) -> str:
+    board = done.scoreboard
+    if board.session.pot_to == "carry":
+        pot = "stays in the box for the next session (--carry-from)"
+    else:
+        pot = ", ".join(f"{x.payee} +{x.chips}" for x in done.transfers) or "empty"
+    return f"Session {board.session.name} closed. Pot: {pot}."
+
+
+def reopened(board: Scoreboard) -> str:
+    return f"Session {board.session.name} reopened; its close is kept in the record, voided."

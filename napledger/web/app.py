@@ -6,7 +6,7 @@ FastAPI reads the route signatures, whose dependencies are local functions.)
 """
 
 import asyncio
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager, suppress
 from dataclasses import replace
 from importlib.resources import files
@@ -390,6 +390,47 @@ def create_app(
 
     async def _arrivals(session: int, seen: int) -> list[tuple[int, str]]:
         return await to_thread.run_sync(calls.deals_since, database, session, seen)
+
+    # Ending a session: asked first, as `close` asks in a terminal, then done only if the
+    # pot and its shares are still what the keeper agreed to.
+    @app.post("/s/{session}/closing", response_class=HTMLResponse)
+    def closing(
+        request: Request,
+        session: int,
+        key: Annotated[str, Depends(keeper_write)],
+        pot: Annotated[str, Form(max_length=200)] = "split",
+    ) -> Response:
+        try:
+            asked = calls.close_plan(database, session, pot)
+        except NapError as error:
+            return show(request, session, 400, key=key, error=" ".join(str(error).split()))
+        board = calls.board(database, session)
+        return page(request, "close.html", key=key, board=board, asked=asked)
+
+    @app.post("/s/{session}/close", response_class=HTMLResponse)
+    def close(
+        request: Request,
+        session: int,
+        key: Annotated[str, Depends(keeper_write)],
+        pot: Annotated[str, Form(max_length=200)] = "split",
+        seen: Annotated[str, Form(max_length=100)] = "",
+    ) -> Response:
+        return done(request, session, key, lambda: calls.close(database, session, pot, seen))
+
+    @app.post("/s/{session}/reopen", response_class=HTMLResponse)
+    def reopen(
+        request: Request, session: int, key: Annotated[str, Depends(keeper_write)]
+    ) -> Response:
+        return done(request, session, key, lambda: calls.reopen(database, session))
+
+    def done(request: Request, session: int, key: str, act: Callable[[], str]) -> Response:
+        """The keeper's page after `act`, with what it said, or its refusal beside the form."""
+        try:
+            said = act()
+        except NapError as error:
+            return show(request, session, 400, key=key, error=" ".join(str(error).split()))
+        target = f"/s/{session}/keep?" + urlencode({"key": key, "said": said})
+        return RedirectResponse(target, status_code=303)
 
     @app.post("/s/{session}/{action}", response_class=HTMLResponse)
     def write(

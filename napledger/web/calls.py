@@ -309,3 +309,52 @@ def new_session(
             carry_from.strip() or None,
         )
     return Started(id=board.session.id, lines=tuple(started(board)))
+
+
+# --- the keeper: ending a session -----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Closing:
+    question: str  # what `close` asks in a terminal
+    pot_to: str
+    seen: str  # the plan asked about, as a fingerprint the answer carries back
+
+
+def plan_digest(plan: object) -> str:
+    import hashlib
+
+    return hashlib.sha256(repr(plan).encode()).hexdigest()[:20]
+
+
+def close_plan(database: Database, session: int, pot_to: str) -> Closing:
+    from napledger.store.messages import close_question
+
+    with database.read() as ledger:
+        plan = ledger.session(str(session)).close_plan(pot_to)
+    return Closing(close_question(plan), pot_to, plan_digest(plan))
+
+
+def close(database: Database, session: int, pot_to: str, seen: str) -> str:
+    """Close as the keeper agreed to: refused if the pot or its shares changed since."""
+    from napledger.errors import NapError
+    from napledger.store.messages import close_question, closed
+
+    with writing(database) as ledger:
+        api = ledger.session(str(session))
+        plan = api.close_plan(pot_to)
+        if plan_digest(plan) != seen:
+            raise NapError(
+                "the session changed since you were asked, so it was not closed; "
+                f"now: {close_question(plan)}"
+            )
+        done = api.close(pot_to, plan)
+    return closed(done)
+
+
+def reopen(database: Database, session: int) -> str:
+    from napledger.store.messages import reopened
+
+    with writing(database) as ledger:
+        board = ledger.session(str(session)).reopen()
+    return reopened(board)
