@@ -30,10 +30,12 @@ from napledger.errors import NapError
 from napledger.numbers import whole
 from napledger.options import DealOptions
 from napledger.store.api import Database
+from napledger.store.kept import KeptHistory
+from napledger.store.watch import changes
 from napledger.web import calls
 from napledger.web.chart import running_chart
 from napledger.web.forms_only import FormsOnly
-from napledger.web.live import Hub, Watch
+from napledger.web.live import Hub, Revisions, Watch
 
 HERE = files("napledger.web")
 # Scripts and styles only from this server, as files: an injected <script> or inline
@@ -88,16 +90,18 @@ def create_app(db: str | None, key: str, hosts: Sequence[str] | None = None) -> 
     )
     templates = Jinja2Templates(env=env)
 
-    def render_board(session: int) -> tuple[str, int]:
-        board = calls.board(database, session)
-        html = env.get_template("board.html").render(board=board, chart=running_chart(board.series))
-        return html, board.newest
+    def watch(session: int) -> Watch:
+        kept = KeptHistory()  # the evening scored so far: each change scores only what is new
 
-    hub = Hub(
-        lambda session: Watch(
-            lambda: calls.last_change(database, session), lambda: render_board(session)
-        )
-    )
+        def render() -> tuple[str, int, Revisions]:
+            board = calls.board(database, session, kept=kept)
+            chart = running_chart(board.series)
+            html = env.get_template("board.html").render(board=board, chart=chart)
+            return html, board.newest, kept.revisions()
+
+        return Watch(lambda: calls.last_change(database, session), render)
+
+    hub = Hub(watch, changes=lambda: changes(database))
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -256,16 +260,13 @@ def create_app(db: str | None, key: str, hosts: Sequence[str] | None = None) -> 
                     seen = snapshot.newest
                     arrived: list[tuple[int, str]] = []
                 else:
-                    arrived = await _arrivals(session, seen)
+                    arrived = watch.arrived(seen)  # from the watcher's snapshot: no query
                     seen = max([seen, *(deal_id for deal_id, _ in arrived)])
                 yield ServerSentEvent(
                     data={"deals": [label for _, label in arrived], "html": snapshot.html},
                     id=str(seen),
                 )
                 await waiting.wait()
-
-    async def _arrivals(session: int, seen: int) -> list[tuple[int, str]]:
-        return await to_thread.run_sync(calls.deals_since, database, session, seen)
 
     @app.post("/s/{session}/{action}", response_class=HTMLResponse)
     def write(
@@ -304,6 +305,7 @@ def create_app(db: str | None, key: str, hosts: Sequence[str] | None = None) -> 
         try:
             options = replace(options, **numbers(tricks, buyer, buy))
             said = do(action, session, options, number, player, blank(after))
+            hub.written(session)  # its pages follow now, not when the change is heard
         except NapError as error:
             line = " ".join(str(error).split())
             try:
