@@ -49,11 +49,11 @@ class Watch:
         self,
         fingerprint: Callable[[], tuple[Any, ...]],
         render: Callable[[], tuple[str, int, Revisions]],
-        interval: float = POLL_SECONDS,
+        interval: float | None = None,
     ) -> None:
         self.fingerprint = fingerprint
         self.render = render
-        self.interval = interval
+        self.interval = POLL_SECONDS if interval is None else interval
         self.snapshot: Snapshot | None = None
         self.changed = asyncio.Event()
         self.wake = asyncio.Event()  # something may have changed: look
