@@ -41,7 +41,6 @@ class KeptHistory:
         self._scored: list[ScoredDeal] = []  # by number, then revision, as history() has them
         self._running: list[tuple[str, Mapping[str, int]]] = []  # History.running
         self._totals: dict[str, int] = {}  # every account's chips, the pot's without its opening
-        self._live = 0
         self._last_number = 0  # voided numbers included: a new deal's number is above it
         self._revisions: list[tuple[int, str]] = []  # every revision's id and "N.rev", by id
         self.full_reads = 0  # how many times the whole session was read (for the tests)
@@ -63,6 +62,12 @@ class KeptHistory:
             history.__dict__["running"] = tuple(self._running)
             return history, settlement(kept, [row])
 
+    @property
+    def newest(self) -> int:
+        """The id of the newest revision, as of the last read."""
+        with self._lock:
+            return self._revisions[-1][0] if self._revisions else 0
+
     def revisions(self) -> tuple[tuple[int, str], ...]:
         """Every revision of the session's deals as of the last read, by id: (id, "N" or
         "N.2"), what `SessionAPI.deals_since(0)` gives, so a page needs no query of its own
@@ -76,25 +81,25 @@ class KeptHistory:
         mark = fingerprint(book.db, row.id or 0)
         if mark == self._mark:
             return
-        same_table = self._mark is not None and mark[2:] == self._mark[2:]
+        # Nothing voided, replaced, seated or closed: new deals can only have been added.
+        same_table = self._mark is not None and mark[1:] == self._mark[1:]
         if not (same_table and self._extend(book, row, mark)):
             self._read_all(book, row)
         self._mark = mark
 
     def _extend(self, book: Book, row: SessionRow, mark: tuple[object, ...]) -> bool:
         """Score the deals recorded since the last read; False if anything else changed."""
-        newest = self._revisions[-1][0] if self._revisions else 0
+        # By number, which an index of (session, number) finds without walking the evening.
         rows = book.db.execute(
             select(D.id, D.number, D.revision, D.status, D.record_json, D.pot_after, D.recorded_at)
-            .where(D.session_id == row.id, D.id > newest)
-            .order_by(D.id)
+            .where(D.session_id == row.id, D.number > self._last_number)
+            .order_by(D.number, D.revision)
         ).all()
         appended = [r for r in rows if r.status == "live" and r.revision == 1]
         if (
             not rows
             or len(appended) != len(rows)  # an amend, or a deal already undone
-            or rows[0].number <= self._last_number
-            or (rows[-1].id, self._live + len(rows)) != mark[:2]  # a deal voided meanwhile
+            or rows[-1].number != mark[0]  # another change came in while reading
         ):
             return False
         entries = _entries(book.db, [r.id for r in rows])
@@ -107,7 +112,6 @@ class KeptHistory:
             self._add(deal)
             for account, chips in deal.entries.items():
                 self._totals[account] = self._totals.get(account, 0) + chips
-        self._live += len(scored)
         return True
 
     def _read_all(self, book: Book, row: SessionRow) -> None:
@@ -116,7 +120,6 @@ class KeptHistory:
         history = History(book.table(row), scored, book.roster(row), book.closes(row))
         self._running = list(history.running)
         self._totals = {**book.chips(row), POT: book.pot(row) - row.opening_pot}
-        self._live = sum(d.live for d in scored)
         self._scored = scored
         self._last_number = max((d.number for d in scored), default=0)
         self._revisions = sorted((d.id, d.label) for d in scored)

@@ -35,14 +35,22 @@ S = SessionRow.__table__.c  # type: ignore[attr-defined]
 
 def fingerprint(db: Session, session_id: int) -> tuple[object, ...]:
     """Changes whenever a deal is recorded, voided or amended, a player joins or leaves,
-    or the session closes or reopens: ids only grow, and voiding changes the live count."""
-    deals = select(func.max(D.id), func.count(D.id).filter(D.status == "live")).where(
-        D.session_id == session_id
+    or the session closes or reopens.
+
+    Each part only grows (a new deal takes a higher number, a voided or replaced revision
+    never comes back) and each is read from an index without walking the evening: the
+    highest number, and the few voided and replaced revisions counted.
+    """
+    revisions = select(func.count()).select_from(DealRevision).where(D.session_id == session_id)
+    deals = select(
+        select(func.max(D.number)).where(D.session_id == session_id).scalar_subquery(),
+        revisions.where(D.status == "voided").scalar_subquery(),
+        revisions.where(D.status == "replaced").scalar_subquery(),
     )
-    newest, live = db.execute(deals).one()
+    last, voided, replaced = db.execute(deals).one()
     roster = db.execute(select(func.max(R.id)).where(R.session_id == session_id)).scalar()
     closed = db.execute(select(S.closed_at).where(S.id == session_id)).scalar()
-    return (newest or 0, live, roster or 0, str(closed))
+    return (last or 0, voided, replaced, roster or 0, str(closed))
 
 
 def recorded_since(db: Session, session_id: int, after_id: int) -> list[tuple[int, str]]:

@@ -23,8 +23,8 @@ if TYPE_CHECKING:
     from napledger.store.kept import KeptHistory
 
 T = TypeVar("T")
-# The most points of each player's line in the chart: about one per 3 pixels of its width.
-CHART_STEPS = 200
+# The most points of each player's line in the chart: one per 3 pixels of a phone's width.
+CHART_STEPS = 100
 
 
 @dataclass(frozen=True)
@@ -170,7 +170,7 @@ def board(
             Payment(p.payer, p.payee, f"{money_text(p.amount, settlement.places)} {unit}".strip())
             for p in settlement.payments
         ),
-        newest=max((d.id for d in history.deals), default=0),
+        newest=max((d.id for d in history.deals), default=0) if kept is None else kept.newest,
         seated=t.seating,
         dealt_in=rules.dealt_in(t.seating, t.next_dealer) if t.next_dealer else t.seating,
         bids=tuple(bid.name for bid in rules.enabled_bids),
