@@ -10,6 +10,7 @@ import hmac
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager, suppress
 from dataclasses import replace
+from functools import lru_cache
 from importlib.resources import files
 from typing import Annotated, Any
 from urllib.parse import urlencode, urlsplit
@@ -102,6 +103,11 @@ def create_app(db: str | None, key: str, hosts: Sequence[str] | None = None) -> 
         return Watch(lambda: calls.last_change(database, session), render)
 
     hub = Hub(watch, changes=lambda: changes(database))
+
+    @lru_cache(maxsize=8)  # the few sessions being played; another is read afresh
+    def kept_for(session: int) -> KeptHistory:
+        # The pages' own, not a watcher's: each keeps what it rendered consistent.
+        return KeptHistory()
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -212,7 +218,7 @@ def create_app(db: str | None, key: str, hosts: Sequence[str] | None = None) -> 
         said: str | None = None,
         error: str | None = None,
     ) -> Response:
-        board = calls.board(database, session)
+        board = calls.board(database, session, kept=kept_for(session))
         return page(
             request,
             "session.html",
