@@ -22,6 +22,7 @@ from napledger.rules import load_preset
 from napledger.rules.load import with_overrides
 from napledger.store.api import Database, SessionAPI
 from napledger.store.kept import KeptHistory
+from tests.store.test_evening_property import take as take_step
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di", "Eve", "Flo"]
 VARIANTS = {
@@ -44,7 +45,7 @@ step = st.tuples(
         st.tuples(st.just("amend"), st.integers(0, 30), played),
         st.tuples(st.just("join"), st.integers(0, 5)),
         st.tuples(st.just("leave"), st.integers(0, 5)),
-        st.tuples(st.just("close")),
+        st.tuples(st.just("close"), st.sampled_from(["split", "carry", 0])),
         st.tuples(st.just("reopen")),
     ),
     st.booleans(),  # does the server look after this step (else after a later one)?
@@ -52,29 +53,12 @@ step = st.tuples(
 
 
 def take(s: SessionAPI, kind: str, *args) -> None:
-    seated = s.scoreboard().seating
-
-    def options(bid: str, by: int, made: bool) -> DealOptions:
-        return DealOptions(bid=bid, by=seated[by % len(seated)], made=made, failed=not made)
-
-    if kind == "deal":
-        s.record(options(*args[0]))
-    elif kind == "pass":
-        s.pass_()
-    elif kind == "undo":
-        s.undo()
-    elif kind == "amend":
-        live = [d.number for d in s.history(with_roster=False).deals if d.live]
-        which, deal = args
-        s.amend(live[which % len(live)] if live else 1, options(*deal))
-    elif kind == "join":
+    if kind == "join":
         s.join(PLAYERS[args[0]])
     elif kind == "leave":
         s.leave(PLAYERS[args[0]])
-    elif kind == "close":
-        s.close()
-    else:
-        s.reopen()
+    else:  # the steps of the evenings whose money is checked
+        take_step(s, kind, *args)
 
 
 def scored(history):
