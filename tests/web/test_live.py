@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 
@@ -190,3 +192,38 @@ def test_the_live_board_of_a_long_evening_is_the_pages_board_and_stops_growing()
             assert chart is not None
             assert {len(line.points.split()) for line in chart.lines} == {CHART_STEPS + 1}
     assert kept.full_reads == 1  # read once, then extended by the new deal
+
+
+def test_one_listening_thread_wakes_the_watchers_and_ends_with_the_server(no_polling):
+    marks = {"value": 1}
+    told = threading.Event()  # set by the test: "something was committed"
+
+    class Told(Changes):
+        closed = False
+
+        def wait(self, timeout: float) -> bool:
+            heard = told.wait(timeout)
+            told.clear()
+            return heard
+
+        def close(self) -> None:
+            Told.closed = True
+
+    def make(session: int) -> live.Watch:
+        return live.Watch(
+            lambda: (marks["value"],), lambda: (f"board {marks['value']}", marks["value"], ())
+        )
+
+    async def scenario() -> None:
+        hub = live.Hub(make, changes=Told)
+        async with hub.watching(7) as watch, hub.watching(8):
+            assert hub.listener is not None and watch.interval == 3600  # no look of its own
+            waiting = watch.changed
+            marks["value"] = 2
+            told.set()
+            await asyncio.wait_for(waiting.wait(), 10)
+            assert watch.snapshot is not None and watch.snapshot.html == "board 2"
+        await hub.close()
+        assert not hub.listener.is_alive() and Told.closed
+
+    asyncio.run(scenario())
