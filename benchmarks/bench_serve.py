@@ -1,4 +1,4 @@
-"""`napledger serve`: page weight, how soon a CLI deal shows, and 30 live pages under load.
+"""`napledger serve`: page weight, how soon a deal shows, live pages at scale, and load.
 
 Run from the repository root: ``python benchmarks/bench_serve.py``. Everything happens on
 127.0.0.1 against a throwaway database, and the whole run is bounded in time.
@@ -12,6 +12,12 @@ Run from the repository root: ``python benchmarks/bench_serve.py``. Everything h
   peak memory must stay under 150 MB.
 * kept-alive: 20 requests for a static file on one reused connection. Aim: each under
   10 ms (TCP_NODELAY; Nagle made each wait ~40 ms).
+* live pages at scale (``--live``: only these): with 200 open pages, the 95th percentile
+  of the time from a deal's write starting (in another process, or through the keeper's
+  form) to each page's stream carrying it, on SQLite and, when NAPLEDGER_TEST_POSTGRES
+  names a server (as in .ci/run), on PostgreSQL. Aim: at most 300 ms. And the server's
+  CPU time per deal with 30 open pages, in a session of 40 deals and one of 5,000, each
+  deal reaching every page before the next. Aim: at 5,000 at most 1.5x at 40.
 * ``--trickle``: only the attack. The server runs under ``ulimit -n 1024`` while 1,100
   connections send one header byte every 2 s; the viewers' page must still be answered
   within 2 s and the server's stderr stay under 100 lines. About 40 s.
@@ -19,8 +25,10 @@ Run from the repository root: ``python benchmarks/bench_serve.py``. Everything h
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
+import re
 import resource
 import signal
 import socket
@@ -31,7 +39,9 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterator
+from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import httpx2
 
@@ -54,6 +64,10 @@ def napledger(db: Path, *args: str) -> None:
 
 
 def start(db: Path, files: int | None = None) -> tuple[subprocess.Popen[str], str]:
+    return start_at(str(db), files)
+
+
+def start_at(db: str, files: int | None = None) -> tuple[subprocess.Popen[str], str]:
     def limit_files() -> None:
         if files is not None:
             resource.setrlimit(resource.RLIMIT_NOFILE, (files, files))
@@ -63,7 +77,7 @@ def start(db: Path, files: int | None = None) -> tuple[subprocess.Popen[str], st
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env={**os.environ, "NAPLEDGER_DB": str(db)},
+        env={**os.environ, "NAPLEDGER_DB": db},
         preexec_fn=limit_files,
     )
     assert server.stdout is not None
@@ -263,8 +277,269 @@ def trickle(db: Path) -> None:
     )
 
 
+# --- live pages at scale: latency with 200 viewers, server CPU per deal -----------------
+
+LIVE_VIEWERS, CPU_VIEWERS = 200, 30
+LATENCY_DEALS, CPU_DEALS = 15, 40
+SHORT, LONG = 40, 5000  # deals already in the session when the CPU is measured
+PLAYERS = ("Ann", "Ben", "Cat", "Dan", "Eve")
+# Who writes the deals whose cost is measured: the server's share of a deal from another
+# process is the live pages alone; through the form it also records the deal and draws
+# the scorekeeper's page.
+CPU_WRITERS = {"elsewhere": "from another process", "keeper_page": "through the keeper's form"}
+LABEL = re.compile(rb'"deals":\s*\[([^\]]*)\]')
+
+
+class Viewers:
+    """`count` open event streams of one session, read by one asyncio loop (plain sockets:
+    a thread per page would measure the client, not the server). `seen[i][label]` is when
+    viewer i's stream carried deal `label`."""
+
+    def __init__(self, base: str, session: int, count: int) -> None:
+        self.host, port = base.removeprefix("http://").rsplit(":", 1)
+        self.port, self.session, self.count = int(port), session, count
+        self.seen: list[dict[str, float]] = [{} for _ in range(count)]
+        self.tasks: list[asyncio.Task[None]] = []
+        self.ready = 0
+
+    async def __aenter__(self) -> Viewers:
+        for i in range(self.count):
+            reader, writer = await asyncio.open_connection(self.host, self.port)
+            writer.write(
+                f"GET /s/{self.session}/events?since=0 HTTP/1.1\r\nHost: {self.host}:{self.port}"
+                "\r\nAccept: text/event-stream\r\n\r\n".encode()
+            )
+            self.tasks.append(asyncio.create_task(self._read(i, reader, writer)))
+        while self.ready < self.count:  # every page has had its first board
+            await asyncio.sleep(0.05)
+        return self
+
+    async def __aexit__(self, *_: object) -> None:
+        for task in self.tasks:
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+
+    async def _read(
+        self, i: int, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+    ) -> None:
+        try:
+            while (await reader.readline()) not in (b"\r\n", b""):
+                pass  # the response's headers
+            first, buffer = True, b""
+            while True:  # chunked: a size line, that many bytes, CRLF
+                size = int((await reader.readline()).strip() or b"0", 16)
+                if size == 0:
+                    return
+                buffer += await reader.readexactly(size + 2)
+                *events, buffer = buffer.split(b"\n\n")
+                now = time.monotonic()
+                for event in events:
+                    found = LABEL.search(event)
+                    if found is None:
+                        continue
+                    for label in found.group(1).split(b","):
+                        if label.strip():
+                            self.seen[i].setdefault(label.strip().strip(b'"').decode(), now)
+                    if first:
+                        first = False
+                        self.ready += 1
+        finally:
+            writer.close()
+
+    async def wait_for(self, label: str, timeout: float = 5) -> bool:
+        """Until every page has deal `label`: False if one still lacks it at the timeout."""
+        ends = time.monotonic() + timeout
+        while not all(label in s for s in self.seen):
+            if time.monotonic() > ends:
+                return False
+            await asyncio.sleep(0.002)
+        return True
+
+
+def seed(url: str, sessions: dict[str, int]) -> None:
+    """Sessions of that many deals each, written through the session API."""
+    from napledger.options import DealOptions
+    from napledger.rules import load_preset
+    from napledger.store.api import Database
+
+    with Database(url) as database, database.write() as ledger:
+        for name, deals in sessions.items():
+            ledger.new_session(name, load_preset("classic"), PLAYERS, Decimal("0.05"), "GBP")
+            s = ledger.session(name)
+            for n in range(deals):
+                s.record(deal_options(n, DealOptions))
+
+
+def deal_options(n: int, options: Any) -> Any:
+    made = n % 3 > 0
+    return options(bid="nap" if n % 7 == 0 else "3", by=PLAYERS[n % 5], made=made, failed=not made)
+
+
+class Writer:
+    """Deals written as another process writes them (the session API, like a terminal's
+    `hand`), or through the scorekeeper's form (the server's own write)."""
+
+    def __init__(self, url: str, base: str) -> None:
+        from napledger.store.api import Database
+
+        self.database = Database(url)
+        self.client = httpx2.Client(base_url=base, timeout=30)
+
+    def dealt(self, session: int) -> int:
+        """The number of the session's last deal: the next one's label is one more."""
+        with self.database.read() as ledger:
+            return ledger.session(str(session)).view().number - 1
+
+    def elsewhere(self, session: int, n: int) -> None:
+        from napledger.options import DealOptions
+
+        with self.database.write() as ledger:
+            ledger.session(str(session)).record(deal_options(n, DealOptions))
+
+    def keeper(self, session: int, n: int) -> None:
+        made = n % 3 > 0
+        answer = self.client.post(
+            f"/s/{session}/hand",
+            data={
+                "key": KEY,
+                "bid": "3",
+                "by": PLAYERS[n % 5],
+                "result": "made" if made else "failed",
+            },
+        )
+        assert answer.status_code == 303, answer.text
+
+    def keeper_page(self, session: int, n: int) -> None:
+        """The form's POST and the keeper's page it sends the browser to, as a phone does."""
+        self.keeper(session, n)
+        self.client.get(f"/s/{session}/keep", params={"key": KEY}).raise_for_status()
+
+    def close(self) -> None:
+        self.database.close()
+        self.client.close()
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]
+
+
+async def latency_200(url: str, base: str, session: int) -> dict[str, list[float]]:
+    writer = Writer(url, base)
+    dealt = writer.dealt(session)
+    samples: dict[str, list[float]] = {"elsewhere": [], "keeper": []}
+    try:
+        async with Viewers(base, session, LIVE_VIEWERS) as viewers:
+            for n in range(2 * LATENCY_DEALS):
+                how = "elsewhere" if n % 2 == 0 else "keeper"
+                dealt += 1
+                started = time.monotonic()
+                await asyncio.to_thread(getattr(writer, how), session, n)
+                await viewers.wait_for(str(dealt))
+                samples[how] += [s.get(str(dealt), float("inf")) - started for s in viewers.seen]
+                await asyncio.sleep(0.2)  # one change at a time
+    finally:
+        writer.close()
+    return samples
+
+
+async def cpu_per_deal(url: str, base: str, pid: int, session: int, how: str) -> float:
+    writer = Writer(url, base)
+    dealt = writer.dealt(session)
+    try:
+        async with Viewers(base, session, CPU_VIEWERS) as viewers:
+            for n in range(CPU_DEALS + 1):
+                if n == 1:  # after one deal to warm up: the watcher has read the evening
+                    before = cpu_seconds(pid)
+                dealt += 1
+                await asyncio.to_thread(getattr(writer, how), session, n)
+                # Each deal reaches every page before the next: one change costs what it costs.
+                assert await viewers.wait_for(str(dealt)), f"deal {dealt} did not reach every page"
+            used = cpu_seconds(pid) - before
+    finally:
+        writer.close()
+    return used / CPU_DEALS
+
+
+def postgres_url() -> tuple[str, Any] | None:
+    """A schema of its own on the server NAPLEDGER_TEST_POSTGRES names (as the tests do)."""
+    server = os.environ.get("NAPLEDGER_TEST_POSTGRES")
+    if not server:
+        return None
+    from sqlalchemy import create_engine, make_url, text
+
+    url = make_url(server).set(database="postgres")
+    admin = create_engine(url, isolation_level="AUTOCOMMIT")
+    schema = f"bench_{os.getpid()}"
+    with admin.connect() as connection:
+        connection.execute(text(f"CREATE SCHEMA {schema}"))
+
+    def drop() -> None:
+        with admin.connect() as connection:
+            connection.execute(text(f"DROP SCHEMA {schema} CASCADE"))
+        admin.dispose()
+
+    url = url.update_query_dict({"options": f"-csearch_path={schema}"})
+    return url.render_as_string(hide_password=False), drop
+
+
+def live(folder: Path) -> None:
+    """p95 latency with 200 viewers on SQLite (and PostgreSQL), CPU per deal at 40 vs 5,000."""
+    places: list[tuple[str, str, Any]] = [("SQLite", str(folder / "live.db"), None)]
+    pg = postgres_url()
+    if pg is not None:
+        places.append(("PostgreSQL", *pg))
+    started = time.monotonic()
+    seed(places[0][1], {"short": SHORT, "long": LONG})
+    print(
+        f"live pages (sessions of {SHORT} and {LONG} deals seeded in {time.monotonic() - started:.0f} s)"
+    )
+    for name, url, drop in places:
+        try:
+            if drop is not None:
+                seed(url, {"short": SHORT})
+            server, base = start_at(url)
+            try:
+                samples = asyncio.run(latency_200(url, base, 1))
+                for how, values in samples.items():
+                    what = "the scorekeeper's form" if how == "keeper" else "another process"
+                    worst = p95(values)
+                    verdict = "ok" if worst <= 0.3 else "OVER 300 ms"
+                    print(
+                        f"  {name}, {LIVE_VIEWERS} viewers, a deal from {what}: p95 "
+                        f"{worst * 1000:.0f} ms, median {statistics.median(values) * 1000:.0f} ms "
+                        f"({len(values)} page updates)  {verdict}"
+                    )
+                for how, what in CPU_WRITERS.items() if drop is None else ():
+                    short = asyncio.run(cpu_per_deal(url, base, server.pid, 1, how))
+                    long = asyncio.run(cpu_per_deal(url, base, server.pid, 2, how))
+                    ratio = long / short
+                    verdict = "ok" if ratio <= 1.5 else "OVER 1.5x"
+                    print(
+                        f"  server CPU a deal {what}, {CPU_VIEWERS} viewers: {short * 1000:.1f} ms "
+                        f"at {SHORT} deals, {long * 1000:.1f} ms at {LONG}: {ratio:.2f}x  {verdict}"
+                    )
+            finally:
+                stop(server)
+        finally:
+            if drop is not None:
+                drop()
+    if pg is None:
+        print(
+            "  PostgreSQL: not measured (set NAPLEDGER_TEST_POSTGRES to a server, as .ci/run does)"
+        )
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
+        if "--live" in sys.argv[1:]:
+            live(Path(folder))
+            return
         db = Path(folder) / "bench.db"
         napledger(
             db,
@@ -299,6 +574,7 @@ def main() -> None:
             load(base, server.pid)
         finally:
             stop(server)
+        live(Path(folder))
 
 
 if __name__ == "__main__":

@@ -118,6 +118,7 @@ def score_history(
     opening_pot: int,
     strict: bool = True,
     stored_pots: bool = False,
+    after_pass: bool = False,
 ) -> list[ScoredDeal]:
     """Score every live deal in order, each seeing the pot the live deals before it left.
 
@@ -128,9 +129,11 @@ def score_history(
     With `stored_pots`, each deal sees the pot stored after the live deal before it (which
     `verify` vouches for) and is scored only if its transfers are read: `stats` over
     thousands of sessions reads them only for the deals that took the pot.
+
+    A history extended by its newest deals starts from the pot the deals before them left
+    (`opening_pot`) and whether the last of those was passed out (`after_pass`).
     """
     pot = opening_pot
-    after_pass = False
     out = []
     for record in records:
         deal: Deal | None = None

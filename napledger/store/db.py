@@ -22,6 +22,9 @@ BUSY_TIMEOUT_MS = 30_000  # a second terminal waits for the first, it never sees
 # commit, so a deal reported saved survives a power cut (NORMAL may lose the last few).
 # What it costs a deal is in benchmarks/bench_cli.py.
 SYNCHRONOUS = "FULL"
+# Every writer's commit is announced here on PostgreSQL, so a server's live pages hear of
+# it at once (store/watch.py listens) instead of reading the session again and again.
+CHANGES_CHANNEL = "napledger_changes"
 UNIQUE_VIOLATION = "23505"  # PostgreSQL's SQLSTATE for a duplicate key
 # SQLite's extended result codes for a duplicate key (Python 3.11 names them).
 SQLITE_DUPLICATES = ("SQLITE_CONSTRAINT_UNIQUE", "SQLITE_CONSTRAINT_PRIMARYKEY")
@@ -116,6 +119,8 @@ def make_engine(url: str, write: bool, opened: OpenedFile | None = None) -> Engi
             raise NapError(f"cannot use database {describe(url)!r}: {error}") from None
         if engine.dialect.name == "postgresql":
             _postgres_in_utc(engine)
+            if write:
+                _postgres_announces(engine)
         return engine
     if parsed.query:
         # SQLite's own options (timeout, uri, mode, …) are napledger's to set.
@@ -230,6 +235,14 @@ def _postgres_in_utc(engine: Engine) -> None:
         with dbapi_connection.cursor() as cursor:
             cursor.execute("SET TIME ZONE 'UTC'")
         dbapi_connection.commit()
+
+
+def _postgres_announces(engine: Engine) -> None:
+    # Sent inside the transaction, so PostgreSQL delivers it at the commit, and only then.
+    @event.listens_for(engine, "commit")
+    def _commit(connection: Any) -> None:
+        with connection.connection.dbapi_connection.cursor() as cursor:
+            cursor.execute(f"NOTIFY {CHANGES_CHANNEL}")
 
 
 def upsert(

@@ -9,6 +9,7 @@ import asyncio
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager, suppress
 from dataclasses import replace
+from functools import lru_cache
 from importlib.resources import files
 from typing import Annotated, Any
 from urllib.parse import urlencode, urlsplit
@@ -29,11 +30,13 @@ from napledger.errors import NapError
 from napledger.numbers import whole
 from napledger.options import DealOptions
 from napledger.store.api import Database
+from napledger.store.kept import KeptHistory
+from napledger.store.watch import changes
 from napledger.web import calls
 from napledger.web.chart import running_chart
 from napledger.web.forms_only import FormsOnly
 from napledger.web.keys import TooManyTries, WrongKeys, organiser_key, session_key
-from napledger.web.live import Hub, Watch
+from napledger.web.live import Hub, Revisions, Watch
 
 HERE = files("napledger.web")
 # Scripts and styles only from this server, as files: an injected <script> or inline
@@ -94,16 +97,23 @@ def create_app(
     )
     templates = Jinja2Templates(env=env)
 
-    def render_board(session: int) -> tuple[str, int]:
-        board = calls.board(database, session)
-        html = env.get_template("board.html").render(board=board, chart=running_chart(board.series))
-        return html, board.newest
+    def watch(session: int) -> Watch:
+        kept = KeptHistory()  # the evening scored so far: each change scores only what is new
 
-    hub = Hub(
-        lambda session: Watch(
-            lambda: calls.last_change(database, session), lambda: render_board(session)
-        )
-    )
+        def render() -> tuple[str, int, Revisions]:
+            board = calls.board(database, session, kept=kept)
+            chart = running_chart(board.series)
+            html = env.get_template("board.html").render(board=board, chart=chart)
+            return html, board.newest, kept.revisions()
+
+        return Watch(lambda: calls.last_change(database, session), render)
+
+    hub = Hub(watch, changes=lambda: changes(database))
+
+    @lru_cache(maxsize=8)  # the few sessions being played; another is read afresh
+    def kept_for(session: int) -> KeptHistory:
+        # The pages' own, not a watcher's: each keeps what it rendered consistent.
+        return KeptHistory()
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -332,7 +342,7 @@ def create_app(
         said: str | None = None,
         error: str | None = None,
     ) -> Response:
-        board = calls.board(database, session)
+        board = calls.board(database, session, kept=kept_for(session))
         return page(
             request,
             "session.html",
@@ -380,16 +390,13 @@ def create_app(
                     seen = snapshot.newest
                     arrived: list[tuple[int, str]] = []
                 else:
-                    arrived = await _arrivals(session, seen)
+                    arrived = watch.arrived(seen)  # from the watcher's snapshot: no query
                     seen = max([seen, *(deal_id for deal_id, _ in arrived)])
                 yield ServerSentEvent(
                     data={"deals": [label for _, label in arrived], "html": snapshot.html},
                     id=str(seen),
                 )
                 await waiting.wait()
-
-    async def _arrivals(session: int, seen: int) -> list[tuple[int, str]]:
-        return await to_thread.run_sync(calls.deals_since, database, session, seen)
 
     # Ending a session: asked first, as `close` asks in a terminal, then done only if the
     # pot and its shares are still what the keeper agreed to.
@@ -427,6 +434,7 @@ def create_app(
         """The keeper's page after `act`, with what it said, or its refusal beside the form."""
         try:
             said = act()
+            hub.written(session)  # its pages follow now, not when the change is heard
         except NapError as error:
             return show(request, session, 400, key=key, error=" ".join(str(error).split()))
         target = f"/s/{session}/keep?" + urlencode({"key": key, "said": said})
@@ -466,6 +474,7 @@ def create_app(
         try:
             options = replace(options, **numbers(tricks, buyer, buy))
             said = do(action, session, options, number, player, blank(after))
+            hub.written(session)  # its pages follow now, not when the change is heard
         except NapError as error:
             line = " ".join(str(error).split())
             try:

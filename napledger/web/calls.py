@@ -7,14 +7,24 @@ the templates.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
+from itertools import islice
+from typing import TYPE_CHECKING, TypeVar
 
 from napledger.ledger import POT
 from napledger.money import chips_money, money_text
 from napledger.options import DealOptions
 from napledger.rules.scoring import describe
 from napledger.store.api import Database, Transaction
+
+if TYPE_CHECKING:
+    from napledger.store.kept import KeptHistory
+
+T = TypeVar("T")
+# The most points of each player's line in the chart: one per 3 pixels of a phone's width.
+CHART_STEPS = 100
 
 
 @dataclass(frozen=True)
@@ -107,17 +117,24 @@ def session_id(database: Database, ref: str | None) -> int:
         return ledger.session(ref).info.id
 
 
-def board(database: Database, session: int, recent: int = 8) -> Board:
+def board(
+    database: Database, session: int, recent: int = 8, kept: KeptHistory | None = None
+) -> Board:
+    """The session's page; with `kept` (a live page's watcher) only the deals recorded
+    since it last looked are scored now, and nothing here walks the whole evening."""
     with database.read() as ledger:
         s = ledger.session(str(session))
-        history = s.history()  # the closes too: their shares are in the chart
-        settlement = s.settlement()
+        if kept is None:
+            history = s.history()  # the closes too: their shares are in the chart
+            settlement = s.settlement()
+        else:
+            history, settlement = kept.read(s)
     t = history.scoreboard
     info = t.session
-    live = [d for d in history.deals if d.live]
+    live = list(islice((d for d in reversed(history.deals) if d.live), recent))
     seat = {p: i for i, p in enumerate(t.players)}
     deals = []
-    for d in live[-recent:][::-1]:
+    for d in live:
         deal = d.deal
         assert deal is not None  # the API scores strictly: a live deal has its record
         ordered = sorted((a for a in d.entries if a != POT), key=lambda a: seat.get(a, len(seat)))
@@ -145,12 +162,15 @@ def board(database: Database, session: int, recent: int = 8) -> Board:
         hands=t.hands,
         next_dealer=t.next_dealer,
         deals=tuple(deals),
-        series=tuple((p, tuple(step.get(p, 0) for _, step in history.running)) for p in t.players),
+        series=tuple(
+            (p, tuple(step.get(p, 0) for _, step in spread(history.running, CHART_STEPS)))
+            for p in t.players
+        ),
         plan=tuple(
             Payment(p.payer, p.payee, f"{money_text(p.amount, settlement.places)} {unit}".strip())
             for p in settlement.payments
         ),
-        newest=max((d.id for d in history.deals), default=0),
+        newest=max((d.id for d in history.deals), default=0) if kept is None else kept.newest,
         seated=t.seating,
         dealt_in=rules.dealt_in(t.seating, t.next_dealer) if t.next_dealer else t.seating,
         bids=tuple(bid.name for bid in rules.enabled_bids),
@@ -159,8 +179,18 @@ def board(database: Database, session: int, recent: int = 8) -> Board:
         buys=rules.can_buy,
         most_bought=rules.most_bought,
         bidder_buys=rules.buying == "bidder",
-        last_deal=live[-1].number if live else None,
+        last_deal=live[0].number if live else None,
     )
+
+
+def spread(steps: Sequence[T], most: int) -> Sequence[T]:
+    """At most `most` of `steps`, evenly spaced, the last always among them: a chart as
+    wide as a phone shows no more, and the page stays the same size however long the
+    evening."""
+    if len(steps) <= most:
+        return steps
+    last = len(steps) - 1
+    return [steps[round(i * last / (most - 1))] for i in range(most)]
 
 
 def last_change(database: Database, session: int) -> tuple[object, ...]:

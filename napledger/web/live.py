@@ -1,24 +1,39 @@
-"""Live pages: one watcher per watched session polls a cheap fingerprint and wakes viewers.
+"""Live pages: one watcher per watched session, woken when the database may have changed.
 
-Polling the database (not a notification from our own writes) is what lets a deal typed
-in a terminal, in `play` or at another table of the club's database appear on the page.
-One watcher serves every open page of its session, so thirty phones cost one query each
-quarter second, not thirty.
+Nothing polls a session. A write the server makes wakes its session's watcher directly
+after the commit; a write from any other process (a terminal's `hand`, `play`, another
+table of the club's database) is heard by one listening thread for the whole server,
+through a question that reads no session (`napledger.store.watch.Changes`: SQLite's data
+version, PostgreSQL's NOTIFY). A woken watcher checks its session's fingerprint, and only
+if it moved brings its kept history up to date and renders the board once for every
+open page. Each page is then sent the board and the deals it has not seen yet, from what
+the watcher holds, without a query of its own.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable
+import threading
+from bisect import bisect_right
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from anyio import to_thread
 
 from napledger.errors import NapError
+from napledger.store.watch import Changes
 
+# How often a watcher looks by itself when nothing can tell it of changes (a database
+# not made yet when the server started), and when something can: now and then all the
+# same, should a notification ever be lost.
 POLL_SECONDS = 0.25
+UNTOLD_SECONDS = 5.0
+LISTEN_SECONDS = 0.5  # how soon the listening thread notices that the server stops
+
+# Every revision of the session's deals: (record id, "N" or "N.revision"), by id.
+Revisions = Sequence[tuple[int, str]]
 
 
 @dataclass(frozen=True)
@@ -26,20 +41,24 @@ class Snapshot:
     fingerprint: tuple[Any, ...]
     html: str  # the board as the page shows it
     newest: int  # the id of the newest deal record it shows
+    revisions: Revisions = ()
 
 
 class Watch:
     def __init__(
         self,
         fingerprint: Callable[[], tuple[Any, ...]],
-        render: Callable[[], tuple[str, int]],
-        interval: float = POLL_SECONDS,
+        render: Callable[[], tuple[str, int, Revisions]],
+        interval: float | None = None,
     ) -> None:
         self.fingerprint = fingerprint
         self.render = render
-        self.interval = interval
+        self.interval = POLL_SECONDS if interval is None else interval
         self.snapshot: Snapshot | None = None
         self.changed = asyncio.Event()
+        self.wake = asyncio.Event()  # something may have changed: look
+        # One look at a time: the render keeps the session's history between looks.
+        self.looking = asyncio.Lock()
         self.listeners = 0
         self.task: asyncio.Task[None] | None = None
         # Why this board will never change again (its database file was moved, replaced or
@@ -47,17 +66,25 @@ class Watch:
         self.ended: str | None = None
 
     async def refresh(self) -> None:
-        mark = await to_thread.run_sync(self.fingerprint)
-        if self.snapshot is None or mark != self.snapshot.fingerprint:
-            html, newest = await to_thread.run_sync(self.render)
-            self.snapshot = Snapshot(mark, html, newest)
-            # Wake everyone waiting on this change; later waiters wait for the next one.
-            woken, self.changed = self.changed, asyncio.Event()
-            woken.set()
+        async with self.looking:
+            mark = await to_thread.run_sync(self.fingerprint)
+            if self.snapshot is None or mark != self.snapshot.fingerprint:
+                html, newest, revisions = await to_thread.run_sync(self.render)
+                self.snapshot = Snapshot(mark, html, newest, revisions)
+                # Wake everyone waiting on this change; later waiters wait for the next one.
+                woken, self.changed = self.changed, asyncio.Event()
+                woken.set()
+
+    def arrived(self, seen: int) -> list[tuple[int, str]]:
+        """The revisions in the snapshot recorded after the one with id `seen`."""
+        revisions = self.snapshot.revisions if self.snapshot else ()
+        return list(revisions[bisect_right(revisions, seen, key=lambda r: r[0]) :])
 
     async def run(self) -> None:
         while True:
-            await asyncio.sleep(self.interval)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.wake.wait(), self.interval)
+            self.wake.clear()  # a wake during the look below makes another look
             try:
                 await self.refresh()
             except NapError as error:  # what a write would be told too: it will not pass
@@ -65,25 +92,38 @@ class Watch:
                 self.changed.set()
                 return
             except Exception:  # a busy database: keep the pages, try again
-                await asyncio.sleep(self.interval)
+                await asyncio.sleep(POLL_SECONDS)
+                self.wake.set()
 
 
 class Hub:
-    """The watchers of the sessions someone is looking at, started and stopped on demand."""
+    """The watchers of the sessions someone is looking at, started and stopped on demand,
+    and the one thread that listens for changes made by other processes."""
 
-    def __init__(self, make: Callable[[int], Watch]) -> None:
+    def __init__(
+        self, make: Callable[[int], Watch], changes: Callable[[], Changes] | None = None
+    ) -> None:
         self.make = make
         self.watches: dict[int, Watch] = {}
         self.stopping = False
+        self.changes = changes
+        self.listener: threading.Thread | None = None
+        self.starting = False
+        self.quiet = threading.Event()  # set: the listening thread ends
+        self.loop: asyncio.AbstractEventLoop | None = None
 
     @contextlib.asynccontextmanager
     async def watching(self, session: int) -> AsyncIterator[Watch]:
+        self.loop = asyncio.get_running_loop()
+        await self._listen()
         watch = self.watches.get(session)
         if watch is None:
             watch = self.watches[session] = self.make(session)
+            if self.listener is not None:
+                watch.interval = UNTOLD_SECONDS
         watch.listeners += 1
         try:
-            # Even when the watcher runs: its snapshot may be a poll old, and a page that
+            # Even when the watcher runs: its snapshot may be a moment old, and a page that
             # just loaded must not first be shown a board older than itself.
             try:
                 await watch.refresh()
@@ -100,14 +140,56 @@ class Hub:
                 if watch.task is not None:
                     watch.task.cancel()
 
+    def written(self, session: int) -> None:
+        """The server has just committed a change to `session` (from any thread): its
+        pages are woken now, not when the listening thread hears of it."""
+        if self.loop is not None and not self.loop.is_closed():
+            self.loop.call_soon_threadsafe(self._wake, session)
+
+    def _wake(self, session: int | None = None) -> None:
+        for number, watch in self.watches.items():
+            if session is None or number == session:
+                watch.wake.set()
+
+    async def _listen(self) -> None:
+        """Start the listening thread, once something can be listened to."""
+        if self.listener or self.starting or self.changes is None or self.quiet.is_set():
+            return
+        self.starting = True  # pages arriving meanwhile wait for nothing, and start no other
+        try:
+            changes = await to_thread.run_sync(self.changes)
+        except NapError:  # no database yet, say: the watchers look for themselves
+            return
+        finally:
+            self.starting = False
+        self.listener = threading.Thread(
+            target=self._hear, args=(changes,), name="napledger-changes", daemon=True
+        )
+        self.listener.start()
+        for watch in self.watches.values():
+            watch.interval = UNTOLD_SECONDS
+
+    def _hear(self, changes: Changes) -> None:
+        try:
+            while not self.quiet.is_set():
+                if changes.wait(LISTEN_SECONDS) and self.loop is not None:
+                    with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+                        self.loop.call_soon_threadsafe(self._wake)
+        finally:
+            changes.close()
+
     def stop(self) -> None:
         """The server is stopping: every live page's stream ends now, not at a timeout."""
         self.stopping = True
+        self.quiet.set()
         for watch in self.watches.values():
             watch.changed.set()
 
     async def close(self) -> None:
+        self.quiet.set()
         for watch in list(self.watches.values()):
             if watch.task is not None:
                 watch.task.cancel()
         self.watches.clear()
+        if self.listener is not None:
+            await to_thread.run_sync(self.listener.join, 2 * LISTEN_SECONDS)

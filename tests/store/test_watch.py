@@ -1,15 +1,19 @@
-"""What a live page asks many times a second: has the session changed, and with which deals?"""
+"""What a live page asks at every change: has anything, or this session, changed, and how?"""
 
 from __future__ import annotations
 
+import os
+import shutil
 import threading
 from decimal import Decimal
 
 import pytest
 
+from napledger.errors import NapError
 from napledger.options import DealOptions
 from napledger.rules import load_preset
 from napledger.store.api import Database
+from napledger.store.watch import changes
 
 
 @pytest.fixture
@@ -95,3 +99,44 @@ def test_a_servers_threads_share_one_database(database):
     worker.start()
     worker.join()
     assert seen == [expected, "written"]
+
+
+def test_a_commit_from_another_connection_is_heard_without_reading_a_session(database):
+    """SQLite's data version, or PostgreSQL's NOTIFY: whichever this run's database is."""
+    heard = changes(database)
+    try:
+        # Another engine, as another process would have.
+        with Database() as elsewhere, elsewhere.write() as ledger:
+            ledger.session("fri").record(DealOptions(bid="3", by="ann", made=True))
+        assert heard.wait(5)
+    finally:
+        heard.close()
+
+
+@pytest.mark.sqlite_only
+def test_sqlite_is_quiet_until_a_commit_and_hears_a_replaced_file_once(database, db_path):
+    heard = changes(database)
+    try:
+        assert not heard.wait(0)  # nothing committed since it started listening
+        with database.read() as ledger:
+            ledger.session("fri").scoreboard()
+        assert not heard.wait(0)  # reading is not a change
+        with database.write() as ledger:
+            ledger.session("fri").pass_()  # the server's own writer: another connection
+        assert heard.wait(0)
+        assert not heard.wait(0)
+        copy = db_path.with_name("restored.db")
+        shutil.copy(db_path, copy)
+        os.replace(copy, db_path)
+        assert heard.wait(0)  # the pages must look, and will be told why they end
+        assert not heard.wait(0)
+    finally:
+        heard.close()
+
+
+@pytest.mark.sqlite_only
+def test_listening_to_a_database_not_made_yet_is_refused_and_makes_none(tmp_path):
+    path = tmp_path / "none.db"
+    with pytest.raises(NapError):
+        changes(Database(str(path)))
+    assert not path.exists()

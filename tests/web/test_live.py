@@ -1,17 +1,28 @@
-"""Live updates through a real server: deals written by other processes reach open pages."""
+"""Live updates through a real server: every change, whoever made it, reaches open pages."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 
 import httpx2
 import pytest
+
+from napledger.options import DealOptions
+from napledger.rules import load_preset
+from napledger.store.api import Database
+from napledger.store.kept import KeptHistory
+from napledger.store.watch import Changes
+from napledger.web import app, calls, live
+from napledger.web.calls import CHART_STEPS
+from napledger.web.chart import running_chart
 
 
 def events(response: httpx2.Response) -> Iterator[dict]:
@@ -112,3 +123,107 @@ def test_a_stream_ends_with_the_reason_when_its_database_file_is_replaced(
         timeout=10,
     )
     assert "no longer the database file opened at the start" in page.text
+
+
+class Deaf(Changes):
+    """Hears nothing: what reaches a page then came from the server's own write."""
+
+    def wait(self, timeout: float) -> bool:
+        time.sleep(timeout)
+        return False
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.fixture
+def no_polling(monkeypatch):
+    # A watcher would otherwise look by itself now and then: here it never does.
+    monkeypatch.setattr(live, "POLL_SECONDS", 3600)
+    monkeypatch.setattr(live, "UNTOLD_SECONDS", 3600)
+
+
+def test_a_deal_entered_on_the_keepers_page_reaches_open_pages_with_nothing_polling(
+    live_server, evening, no_polling, monkeypatch
+):
+    monkeypatch.setattr(app, "changes", lambda database: Deaf())
+    with httpx2.stream("GET", f"{live_server.url}/s/1/events?since=0", timeout=10) as stream:
+        feed = events(stream)
+        assert next(feed)["deals"] == ["1"]
+        answer = httpx2.post(
+            f"{live_server.url}/s/1/hand",
+            data={"key": live_server.key, "bid": "3", "by": "Cat", "result": "made", "number": "2"},
+            headers={"origin": live_server.url},
+            timeout=10,
+        )
+        assert answer.status_code == 303
+        pushed = next(feed)  # woken by the write itself: without it, this read times out
+        assert pushed["deals"] == ["2"] and "Cat bid three: made" in pushed["html"]
+
+
+def test_a_deal_written_by_another_connection_is_heard_with_nothing_polling(
+    live_server, nap, evening, no_polling
+):
+    with httpx2.stream("GET", f"{live_server.url}/s/1/events", timeout=10) as stream:
+        feed = events(stream)
+        next(feed)
+        nap("hand 3 --by Dan --failed")  # its own engine: SQLite's data version, or NOTIFY
+        pushed = next(feed)
+        assert pushed["deals"] == ["2"] and "Dan bid three: failed" in pushed["html"]
+
+
+def test_the_live_board_of_a_long_evening_is_the_pages_board_and_stops_growing():
+    kept = KeptHistory()
+    with Database() as database:
+        with database.write() as ledger:
+            ledger.new_session("long", load_preset("classic"), ["Ann", "Ben", "Cat", "Dan"])
+            s = ledger.session("long")
+            for n in range(CHART_STEPS + 60):
+                s.record(DealOptions(bid="3", by=("Ann", "Ben", "Cat", "Dan")[n % 4], tricks=n % 6))
+        for _ in range(2):
+            with database.write() as ledger:
+                ledger.session("long").pass_()
+            board = calls.board(database, 1, kept=kept)
+            assert board == calls.board(database, 1)  # the page's own board, to the chip
+            series = dict(board.series)
+            assert {len(values) for values in series.values()} == {CHART_STEPS}
+            assert all(series[p.name][-1] == p.chips for p in board.players)  # ends as it stands
+            chart = running_chart(board.series)
+            assert chart is not None
+            assert {len(line.points.split()) for line in chart.lines} == {CHART_STEPS + 1}
+    assert kept.full_reads == 1  # read once, then extended by the new deal
+
+
+def test_one_listening_thread_wakes_the_watchers_and_ends_with_the_server(no_polling):
+    marks = {"value": 1}
+    told = threading.Event()  # set by the test: "something was committed"
+
+    class Told(Changes):
+        closed = False
+
+        def wait(self, timeout: float) -> bool:
+            heard = told.wait(timeout)
+            told.clear()
+            return heard
+
+        def close(self) -> None:
+            Told.closed = True
+
+    def make(session: int) -> live.Watch:
+        return live.Watch(
+            lambda: (marks["value"],), lambda: (f"board {marks['value']}", marks["value"], ())
+        )
+
+    async def scenario() -> None:
+        hub = live.Hub(make, changes=Told)
+        async with hub.watching(7) as watch, hub.watching(8):
+            assert hub.listener is not None and watch.interval == 3600  # no look of its own
+            waiting = watch.changed
+            marks["value"] = 2
+            told.set()
+            await asyncio.wait_for(waiting.wait(), 10)
+            assert watch.snapshot is not None and watch.snapshot.html == "board 2"
+        await hub.close()
+        assert not hub.listener.is_alive() and Told.closed
+
+    asyncio.run(scenario())

@@ -443,4 +443,5 @@ def test_the_form_offers_only_players_dealt_in_not_the_dealer_who_sits_out(clien
     for field in ("by", "revoke", "peep", "buyer"):
         offered = re.findall(rf'name="{field}" value="([^"]+)"', page)
         assert offered == ["Ben", "Cat", "Dan", "Eve", "Fay"], field
-    assert re.findall(r'<option value="([^"]+)">', page).count("Ann") == 2  # join after, leave
+    # join after, leave, and the pot to Ann at the close
+    assert re.findall(r'<option value="([^"]+)">', page).count("Ann") == 3
