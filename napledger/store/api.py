@@ -299,7 +299,7 @@ class SessionAPI:
 
     def last_change(self) -> tuple[object, ...]:
         """A cheap fingerprint that differs as soon as anything in the session changes,
-        whoever changed it: what a live page polls."""
+        whoever changed it: what a live page checks when it hears of a change."""
         from napledger.store.watch import fingerprint
 
         return fingerprint(self.book.db, self.info.id)

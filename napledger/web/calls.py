@@ -198,11 +198,6 @@ def last_change(database: Database, session: int) -> tuple[object, ...]:
         return ledger.session(str(session)).last_change()
 
 
-def deals_since(database: Database, session: int, after_id: int) -> list[tuple[int, str]]:
-    with database.read() as ledger:
-        return ledger.session(str(session)).deals_since(after_id)
-
-
 # --- writing: what `hand`, `pass`, `undo`, `amend`, `join` and `leave` call --------------
 
 
