@@ -17,7 +17,7 @@ from urllib.parse import urlencode, urlsplit
 from anyio import to_thread
 from fastapi import Depends, FastAPI, Form, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.sse import EventSourceResponse, ServerSentEvent
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
@@ -43,7 +43,8 @@ HERE = files("napledger.web")
 # handler cannot run, and the page loads nothing from the internet.
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+    "connect-src 'self'; manifest-src 'self'; form-action 'self'; base-uri 'none'; "
+    "frame-ancestors 'none'"
 )
 HEADERS = [
     (b"content-security-policy", CSP.encode()),
@@ -136,6 +137,12 @@ def create_app(
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
     def page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+        # "Add to Home Screen" opens the page it was added from (with its key, for the
+        # keeper); after a form's answer, the list of sessions.
+        start = request.url.path if request.method == "GET" else "/"
+        if context.get("key") and request.method == "GET":
+            start += "?" + urlencode({"key": context["key"]})
+        context.setdefault("app_start", start)
         response = templates.TemplateResponse(request, name, context, status_code=status)
         if context.get("key"):
             response.headers["cache-control"] = "no-store"
@@ -226,6 +233,25 @@ def create_app(
         refusal = "this link is not the organiser's; the list of sessions is at /"
         await check_key(request, key, organiser_key(secret), refusal)
         return True
+
+    @app.get("/app.webmanifest")
+    def manifest(start: Annotated[str, Query(max_length=300)] = "/") -> Response:
+        """What a phone needs to keep the page as an app: full screen, opening at `start`."""
+        if not start.startswith("/") or start.startswith("//") or "\\" in start:
+            start = "/"  # only a page of this server, never another site
+        document = {
+            "name": "napledger",
+            "short_name": "Nap",
+            "description": "The Nap table's scoreboard and scorekeeper",
+            "start_url": start,
+            "scope": "/",
+            "display": "standalone",
+            "background_color": "#f3f1ea",
+            "theme_color": "#1d3b2a",
+            "icons": [{"src": "/static/icon.svg", "sizes": "any", "type": "image/svg+xml"}],
+        }
+        headers = {"cache-control": "no-store"} if "key=" in start else None
+        return JSONResponse(document, media_type="application/manifest+json", headers=headers)
 
     @app.get("/", response_class=HTMLResponse)
     def index(request: Request, organising: Annotated[bool, Depends(organiser)]) -> Response:
