@@ -39,7 +39,7 @@ class KeptHistory:
         self._lock = threading.Lock()
         self._mark: tuple[object, ...] | None = None  # watch.fingerprint when last read
         self._scored: list[ScoredDeal] = []  # by number, then revision, as history() has them
-        self._running: list[tuple[str, Mapping[str, int]]] = []  # History.running
+        self._steps: list[tuple[str, Mapping[str, int], tuple[str, ...]]] = []  # History.steps
         self._totals: dict[str, int] = {}  # every account's chips, the pot's without its opening
         self._last_number = 0  # voided numbers included: a new deal's number is above it
         self._revisions: list[tuple[int, str]] = []  # every revision's id and "N.rev", by id
@@ -58,8 +58,9 @@ class KeptHistory:
                 roster=book.roster(row),
                 closes=book.closes(row),
             )
-            # Kept too: derived afresh it would walk the whole evening again.
-            history.__dict__["running"] = tuple(self._running)
+            # Kept too: derived afresh they would walk the whole evening again.
+            history.__dict__["steps"] = steps = tuple(self._steps)
+            history.__dict__["running"] = tuple((label, total) for label, total, _ in steps)
             return history, settlement(kept, [row])
 
     @property
@@ -118,7 +119,7 @@ class KeptHistory:
         self.full_reads += 1
         scored = score_history(book.rules(row), book.records(row), row.opening_pot)
         history = History(book.table(row), scored, book.roster(row), book.closes(row))
-        self._running = list(history.running)
+        self._steps = list(history.steps)
         self._totals = {**book.chips(row), POT: book.pot(row) - row.opening_pot}
         self._scored = scored
         self._last_number = max((d.number for d in scored), default=0)
@@ -128,8 +129,9 @@ class KeptHistory:
         self._scored.append(deal)
         self._revisions.append((deal.id, deal.label))
         self._last_number = deal.number
-        start = self._running[-1][1] if self._running else {}
-        self._running.append((deal.label, balances([deal.entries], start=start)))
+        start = self._steps[-1][1] if self._steps else {}
+        seated = deal.deal.seated if deal.deal is not None else ()
+        self._steps.append((deal.label, balances([deal.entries], start=start), seated))
 
 
 class KeptTotals(Book):

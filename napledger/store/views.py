@@ -108,15 +108,23 @@ class History:
         """Each account's balance after each live deal and after the live close, labelled
         "N" or "close": the last one is the scoreboard (a close's shares of the pot
         included), so a chart drawn from it ends where the table stands."""
-        out: list[tuple[str, Mapping[str, int]]] = []
+        return tuple((label, total) for label, total, _seated in self.steps)
+
+    @cached_property
+    def steps(self) -> tuple[tuple[str, Mapping[str, int], tuple[str, ...]], ...]:
+        """`running`, with who sat at each step (a close: those of the deal before it), so
+        a chart can leave a gap while a player is not at the table."""
+        out: list[tuple[str, Mapping[str, int], tuple[str, ...]]] = []
         total: dict[str, int] = {}
+        seated: tuple[str, ...] = self.scoreboard.seating
         for event in self.timeline:
             if isinstance(event, ScoredDeal) and event.live:
                 total = balances([event.entries], start=total)
-                out.append((event.label, total))
+                seated = event.deal.seated if event.deal is not None else seated
+                out.append((event.label, total, seated))
             elif isinstance(event, CloseRecord) and event.live:
                 total = balances([event.shares], start=total)
-                out.append(("close", total))
+                out.append(("close", total, seated))
         return tuple(out)
 
 

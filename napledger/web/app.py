@@ -103,7 +103,7 @@ def create_app(
 
         def render() -> tuple[str, int, Revisions]:
             board = calls.board(database, session, kept=kept)
-            chart = running_chart(board.series)
+            chart = running_chart(board.series, board.steps)
             html = env.get_template("board.html").render(board=board, chart=chart)
             return html, board.newest, kept.revisions()
 
@@ -374,7 +374,7 @@ def create_app(
             "session.html",
             status,
             board=board,
-            chart=running_chart(board.series),
+            chart=running_chart(board.series, board.steps),
             key=key,
             said=said,
             error=error,

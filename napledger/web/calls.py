@@ -21,6 +21,7 @@ from napledger.store.api import Database, Transaction
 
 if TYPE_CHECKING:
     from napledger.store.kept import KeptHistory
+    from napledger.store.views import History
 
 T = TypeVar("T")
 # The most points of each player's line in the chart: one per 3 pixels of a phone's width.
@@ -64,9 +65,10 @@ class Board:
     hands: int
     next_dealer: str | None
     deals: tuple[DealView, ...]  # the latest first
-    series: tuple[
-        tuple[str, tuple[int, ...]], ...
-    ]  # each player's balance after each deal and the close
+    # Each player's balance after each step (a deal or the close), None while away; then
+    # the pot's, where it ever holds chips. `steps` names the steps: "12", "close".
+    series: tuple[tuple[str, tuple[int | None, ...]], ...]
+    steps: tuple[str, ...]
     plan: tuple[Payment, ...]
     newest: int  # the id of the newest deal record: a live page counts from it
     # What the scorekeeper's form offers.
@@ -162,10 +164,8 @@ def board(
         hands=t.hands,
         next_dealer=t.next_dealer,
         deals=tuple(deals),
-        series=tuple(
-            (p, tuple(step.get(p, 0) for _, step in spread(history.running, CHART_STEPS)))
-            for p in t.players
-        ),
+        series=chart_series(history, info.opening_pot),
+        steps=tuple(label for label, _, _ in spread(history.steps, CHART_STEPS)),
         plan=tuple(
             Payment(p.payer, p.payee, f"{money_text(p.amount, settlement.places)} {unit}".strip())
             for p in settlement.payments
@@ -181,6 +181,22 @@ def board(
         bidder_buys=rules.buying == "bidder",
         last_deal=live[0].number if live else None,
     )
+
+
+def chart_series(
+    history: History, opening_pot: int
+) -> tuple[tuple[str, tuple[int | None, ...]], ...]:
+    """Each player's balance at each step, None while not at the table, and the pot's
+    (opening pot included) where it ever holds chips."""
+    steps = spread(history.steps, CHART_STEPS)
+    lines = [
+        (p, tuple(total.get(p, 0) if p in seated else None for _, total, seated in steps))
+        for p in history.scoreboard.players
+    ]
+    pot = tuple(opening_pot + total.get(POT, 0) for _, total, _ in steps)
+    if any(pot):
+        lines.append((POT, pot))
+    return tuple(lines)
 
 
 def spread(steps: Sequence[T], most: int) -> Sequence[T]:

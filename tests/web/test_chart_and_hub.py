@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from napledger.web.chart import HEIGHT, PAD, WIDTH, running_chart
+from napledger.web.chart import BOTTOM, HEIGHT, PAD, WIDTH, running_chart
 from napledger.web.live import Hub, Watch
 
 
@@ -23,9 +23,32 @@ def test_each_line_starts_at_zero_and_spans_the_box():
     xs = [float(p.split(",")[0]) for p in ann.points.split()]
     assert xs[0] == PAD and xs[-1] == WIDTH - PAD
     ys = [float(p.split(",")[1]) for p in ann.points.split() + ben.points.split()]
-    assert min(ys) == PAD and max(ys) == HEIGHT - PAD  # the highest and lowest touch the box
+    assert min(ys) == PAD and max(ys) == HEIGHT - BOTTOM  # the highest and lowest touch the box
     assert (ann.last, ben.last) == (20, -20)
     assert ann.colour != ben.colour and ann.dash != ben.dash  # never colour alone
+
+
+def test_a_player_away_leaves_a_gap_and_one_who_joined_starts_where_they_sat():
+    # Ann all evening; Ben from deal 2, away for deal 4, back for deal 5.
+    chart = running_chart([("Ann", (5, 3, 1, 0, -2)), ("Ben", (None, 2, 4, None, 6))])
+    assert chart is not None
+    ann, ben = chart.lines
+    assert len(ann.pieces) == 1 and len(ann.pieces[0].split()) == 6  # from 0 before deal 1
+    assert [len(p.split()) for p in ben.pieces] == [2, 1]  # deals 2-3, then deal 5 alone
+    first_ben_x = float(ben.pieces[0].split()[0].split(",")[0])
+    second_ann_x = float(ann.pieces[0].split()[2].split(",")[0])
+    assert first_ben_x == second_ann_x  # Ben's line begins at deal 2, not before the first
+    assert ben.last == 6
+
+
+def test_the_deal_numbers_run_along_the_bottom_first_and_last_among_them():
+    labels = [str(n) for n in range(1, 41)] + ["close"]
+    chart = running_chart([("Ann", tuple(range(41)))], labels)
+    assert chart is not None
+    shown = [label for _, label in chart.ticks]
+    assert shown[0] == "1" and shown[-1] == "close" and len(shown) == 6
+    xs = [x for x, _ in chart.ticks]
+    assert xs == sorted(xs) and xs[-1] == WIDTH - PAD
 
 
 def test_a_flat_evening_still_draws():

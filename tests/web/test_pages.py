@@ -414,10 +414,14 @@ def test_the_chart_ends_where_the_scoreboard_stands_after_a_close_shares_the_pot
     chips = nap.chips()
     with Database() as database:
         board = calls.board(database, 1)
-    assert {name: values[-1] for name, values in board.series} == chips
+    assert {name: values[-1] for name, values in board.series if name != "pot"} == chips
+    # The box has its own line: 0, fed by the failed napoleon, then shared out at the close.
+    box = dict(board.series)["pot"]
+    assert box[0] > 0 and box[-1] == 0 and board.steps[-1] == "close"
     page = client.get("/s/1").text
     legend = dict(re.findall(r'stroke-dasharray="[^"]*"/></svg>(\S+) ([+-]?\d+)</li>', page))
-    assert {name: int(value) for name, value in legend.items()} == chips
+    assert {name: int(value) for name, value in legend.items() if name != "pot"} == chips
+    assert int(legend["pot"]) == 0
 
 
 def test_a_deal_line_on_the_page_is_the_clis_with_peeps_and_buys(client, nap):
@@ -445,3 +449,18 @@ def test_the_form_offers_only_players_dealt_in_not_the_dealer_who_sits_out(clien
         assert offered == ["Ben", "Cat", "Dan", "Eve", "Fay"], field
     # join after, leave, and the pot to Ann at the close
     assert re.findall(r'<option value="([^"]+)">', page).count("Ann") == 3
+
+
+def test_the_chart_leaves_a_gap_while_a_player_is_not_at_the_table(nap):
+    nap("new fri --players Ann,Ben,Cat")
+    nap("hand 3 --by Ann --tricks 3")
+    nap("join Dan")
+    nap("hand 3 --by Ben --tricks 3")
+    nap("leave Ann")
+    nap("hand 3 --by Cat --tricks 3")
+    with Database() as database:
+        board = calls.board(database, 1)
+    series = dict(board.series)
+    assert series["Dan"][0] is None and series["Dan"][1] is not None  # joined for deal 2
+    assert series["Ann"][2] is None  # gone for deal 3: no line, though her money stays
+    assert board.steps == ("1", "2", "3")
