@@ -6,18 +6,11 @@ from __future__ import annotations
 import html
 import re
 
-import pytest
-
+from tests.web import test_pages as pages
 from tests.web.conftest import HOSTILE, KEY
 from tests.web.test_pages import error_line, post
 
-
-@pytest.fixture
-def evening(nap):
-    nap("new fri --players Ann,Ben,Cat,Dan --chip 0.05 --currency GBP")
-    nap("hand nap --by Ann --tricks 5")
-    nap("hand 3 --by Ben --failed")
-    return 1
+evening = pages.evening  # Ann, Ben, Cat, Dan and two deals, as the page tests have
 
 
 def shown(client, action: str) -> dict[str, str]:
@@ -180,3 +173,25 @@ def test_a_name_in_the_controls_is_text(client, nap):
     nap(f"join '{HOSTILE}'")
     text = client.get(f"/s/1/keep/controls?key={KEY}").text
     assert HOSTILE not in text and html.escape(HOSTILE) in text
+
+
+def test_the_same_deal_posted_at_once_from_five_tabs_is_one_deal(live_server, nap, evening):
+    import http.client
+    from concurrent.futures import ThreadPoolExecutor
+    from urllib.parse import urlencode, urlsplit
+
+    body = urlencode({"key": KEY, "next_deal": "3", "bid": "nap", "by": "Cat", "result": "made"})
+    where = urlsplit(live_server.url)
+
+    def send(_: int) -> tuple[int, str]:
+        connection = http.client.HTTPConnection(where.hostname, where.port, timeout=30)
+        kind = {"content-type": "application/x-www-form-urlencoded"}
+        connection.request("POST", "/s/1/hand", body=body, headers=kind)
+        answer = connection.getresponse()
+        connection.close()
+        return answer.status, answer.getheader("location") or ""
+
+    with ThreadPoolExecutor(5) as pool:
+        answers = set(pool.map(send, range(5)))
+    assert len(answers) == 1 and answers.pop()[0] == 303  # all five told the same
+    assert [d["number"] for d in nap.json("hands --json")] == [1, 2, 3]
