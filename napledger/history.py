@@ -109,7 +109,12 @@ class ScoredDeal:
     @property
     def label(self) -> str:
         """How `hands` names this revision: N, or N.2 for deal N's second version."""
-        return str(self.number) + (f".{self.revision}" if self.revision > 1 else "")
+        return deal_label(self.number, self.revision)
+
+
+def deal_label(number: int, revision: int) -> str:
+    """A deal's version as `hands` names it: N, or N.2 for deal N's second version."""
+    return str(number) + (f".{revision}" if revision > 1 else "")
 
 
 def score_history(

@@ -6,6 +6,7 @@ annotation of every command at each start, which costs a one-shot command ~10 ms
 
 import inspect
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
@@ -306,6 +307,49 @@ def deal_number(text: str) -> int:
 
 
 DealNumberArg = Annotated[int, typer.Argument(metavar="N", help="Deal number.", parser=deal_number)]
+
+
+@dataclass(frozen=True)
+class Seen:
+    """A deal's version as `hands` labels it, `27` or `27.2`: what a change expects."""
+
+    number: int
+    revision: int
+
+    def of(self, number: int) -> int:
+        """The version seen of deal `number`; naming another deal is a usage error."""
+        if self.number != number:
+            raise typer.BadParameter(
+                f"names deal {self.number}, not deal {number}", param_hint="--expect"
+            )
+        return self.revision
+
+
+def seen(text: str) -> Seen:
+    number, dot, revision = text.strip().partition(".")
+    return Seen(counted(number), counted(revision) if dot else 1)
+
+
+ExpectNumberOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--expect",
+        metavar="N",
+        parser=counted,
+        help="Only as deal N, the number shown: deal N already this deal is told again, not "
+        "added; another deal N is refused.",
+    ),
+]
+ExpectSeenOpt = Annotated[
+    Seen | None,
+    typer.Option(
+        "--expect",
+        metavar="N[.R]",
+        parser=seen,
+        help="Only if the deal is still the version shown (27, 27.2): done already is told "
+        "again; changed since is refused.",
+    ),
+]
 MadeOpt = Annotated[bool, typer.Option("--made", help="The bid was made.")]
 FailedOpt = Annotated[bool, typer.Option("--failed", help="The bid failed.")]
 RevokeOpt = Annotated[
@@ -419,6 +463,7 @@ def hand(
         ),
     ],
     options: "DealOptions",
+    expect: ExpectNumberOpt = None,
     session: SessionOpt = None,
 ) -> None:
     """Record a played deal: the bid, the bidder and the outcome (or a revoke)."""
@@ -426,33 +471,60 @@ def hand(
 
     from napledger.cli import render
 
-    done = change(ctx, session, lambda s: s.record(replace(options, bid=bid)))
+    done = change(ctx, session, lambda s: s.record(replace(options, bid=bid), expect))
     render.after_deal(done)
 
 
 @app.command("pass")
 @deal_options("dealer", "peep", "buy", "note")
-def pass_(ctx: typer.Context, options: "DealOptions", session: SessionOpt = None) -> None:
+def pass_(
+    ctx: typer.Context,
+    options: "DealOptions",
+    expect: ExpectNumberOpt = None,
+    session: SessionOpt = None,
+) -> None:
     """Record a passed-out deal: only antes and fees are paid, the deal moves on."""
     from napledger.cli import render
 
-    render.after_deal(change(ctx, session, lambda s: s.pass_(options)))
+    render.after_deal(change(ctx, session, lambda s: s.pass_(options, expect)))
 
 
 @app.command()
-def undo(ctx: typer.Context, session: SessionOpt = None) -> None:
+def undo(
+    ctx: typer.Context,
+    expect: Annotated[
+        Seen | None,
+        typer.Option(
+            "--expect",
+            metavar="N[.R]",
+            parser=seen,
+            help="Only if the last deal is still deal N (version R) as shown: voided already "
+            "is told again; another last deal is refused.",
+        ),
+    ] = None,
+    session: SessionOpt = None,
+) -> None:
     """Void the last deal (it stays in the record, marked voided)."""
-    change_and_show(ctx, session, lambda s: s.undo(), lambda gone: f"Deal {gone.number} voided.")
+    change_and_show(
+        ctx,
+        session,
+        lambda s: s.undo(expect.number, expect.revision) if expect else s.undo(),
+        lambda gone: f"Deal {gone.number} voided.",
+    )
 
 
 @app.command()
 def void(
     ctx: typer.Context,
     number: DealNumberArg,
+    expect: ExpectSeenOpt = None,
     session: SessionOpt = None,
 ) -> None:
     """Void deal N; later deals are scored again (the pot may differ)."""
-    change_and_show(ctx, session, lambda s: s.void(number), lambda _: f"Deal {number} voided.")
+    revision = expect.of(number) if expect else None
+    change_and_show(
+        ctx, session, lambda s: s.void(number, revision), lambda _: f"Deal {number} voided."
+    )
 
 
 @app.command()
@@ -465,6 +537,7 @@ def amend(
         str | None,
         typer.Argument(metavar="[BID]", help="A new bid, or `pass`.", autocompletion=complete_bid),
     ] = None,
+    expect: ExpectSeenOpt = None,
     session: SessionOpt = None,
 ) -> None:
     """Correct deal N: what you give replaces what was recorded; the rest stays."""
@@ -472,7 +545,10 @@ def amend(
 
     from napledger.cli import render
 
-    render.amended(change(ctx, session, lambda s: s.amend(number, replace(options, bid=bid))))
+    revision = expect.of(number) if expect else None
+    render.amended(
+        change(ctx, session, lambda s: s.amend(number, replace(options, bid=bid), revision))
+    )
 
 
 @app.command()

@@ -50,6 +50,9 @@ class Loop:
         self._view: TableView | None = None
         self.stale = True
         self.matches: list[str] = []
+        # The deal number the last prompt showed: a deal typed at it expects that number,
+        # so the same deal typed meanwhile at the page or another terminal is not added twice.
+        self.shown: int | None = None
         self.failed = 0  # lines that ended in an error
 
     def view(self) -> "TableView | None":
@@ -63,10 +66,12 @@ class Loop:
 
     def prompt(self) -> str:
         v = self.view()
+        self.shown = None
         if v is None:
             return "napledger> "
         if v.dealer is None:
             return f"{v.name} (closed)> "
+        self.shown = v.number
         return f"{v.name} · deal {v.number} · {v.dealer} deals> "
 
     def run(self, interactive: bool) -> None:
@@ -150,6 +155,7 @@ class Loop:
         return True
 
     def dispatch(self, argv: list[str]) -> None:
+        argv = self.expecting(argv)
         command = self.group.commands.get(argv[0])
         if (
             self.session is not None
@@ -168,6 +174,21 @@ class Loop:
         finally:
             self.stale = True
             sys.stdout.flush()
+
+    def expecting(self, argv: list[str]) -> list[str]:
+        """A deal typed at a prompt that named its number, as that deal (`--expect N`).
+
+        Not when the line names its own expectation, session or database: the prompt
+        spoke of this session only. A replayed file shows no prompt, so expects nothing.
+        """
+        own = ("--expect", "--session", "-s", "--db")
+        if (
+            self.shown is None
+            or argv[0] not in ("hand", "pass")
+            or any(a in own or a.startswith(tuple(f"{o}=" for o in own)) for a in argv)
+        ):
+            return argv
+        return [*argv, "--expect", str(self.shown)]
 
     def enable_completion(self) -> None:
         try:

@@ -20,9 +20,12 @@
 `SessionAPI` (one session; the writing calls refuse a closed session):
     info -> SessionInfo                         scoreboard() -> Scoreboard
     history() -> History                        view() -> TableView
-    record(options) -> DealResult               pass_(options) -> DealResult
-    undo(expected=None) -> Voided               void(number) -> Voided
-    amend(number, options) -> DealResult        join(player, after=None) -> Seated
+    record(options, expect_number=None) -> DealResult
+    pass_(options, expect_number=None) -> DealResult
+    undo(expected=None, expect_revision=None) -> Voided
+    void(number, expect_revision=None) -> Voided
+    amend(number, options, expect_revision=None, expect_next=None) -> DealResult
+    join(player, after=None) -> Seated
     leave(player) -> Seated                     close(pot_to="split", confirmed=None) -> Closed
     settlement() -> Settlement                  close_plan(pot_to="split") -> ClosePlan
     reopen() -> Scoreboard
@@ -47,11 +50,12 @@ from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from napledger.errors import NapError
-from napledger.history import deal_from_json, score_history
+from napledger.history import deal_from_json, deal_label, score_history
 from napledger.ledger import postings
 from napledger.money import places
 from napledger.options import DealOptions, make_deal
 from napledger.rules import Deal, Rules
+from napledger.rules.scoring import describe as describe_deal
 from napledger.store.book import Book, session_info, still_open
 from napledger.store.db import OpenedFile, describe, make_engine, resolve_url, transaction
 from napledger.store.models import SessionRow
@@ -318,28 +322,83 @@ class SessionAPI:
             raise NapError("this session was opened for reading")  # a front end's bug
         return still_open(self.row) if open_only else self.row
 
-    def record(self, options: DealOptions) -> DealResult:
-        """A played or passed deal, on top of a fresh deal dealt by rotation."""
+    # A write may name the state it was prepared against (`expect_…`): a page or a phone
+    # that retries after a lost answer, or a keeper who saw an older board. A repeat of a
+    # write already done is answered with what it did; against a newer state it is
+    # refused, saying what changed. Without them, each call does as it always did.
+
+    def record(self, options: DealOptions, expect_number: int | None = None) -> DealResult:
+        """A played or passed deal, on top of a fresh deal dealt by rotation; with
+        `expect_number`, only as that deal (deal N already recording the same: that)."""
         row = self._writable()
         b = self.book
+        if expect_number is not None:
+            done = self._recorded_already(row, options, expect_number)
+            if done is not None:
+                return done
         fresh = Deal(seated=b.seating(row), dealer=b.dealer_now(row), dealer_named=False)
         deal = make_deal(options, b.rules(row), fresh, b.everyone(row))
         deal_row, transfers = b.record(row, deal)
         # The deal just recorded is the last live one: its dealer gives the next.
         return DealResult(deal_row.number, 1, deal, postings(transfers), b.table(row, deal))
 
-    def pass_(self, options: DealOptions | None = None) -> DealResult:
+    def _recorded_already(
+        self, row: SessionRow, options: DealOptions, number: int
+    ) -> DealResult | None:
+        """None when deal `number` is the next to record; its result when it already
+        records what `options` ask; else a refusal saying what deal `number` is."""
+        b = self.book
+        upcoming = b.next_number(row)
+        if number == upcoming:
+            return None
+        first = b.revisions(row, number)[:1] if 0 < number < upcoming else []
+        if not first:
+            raise NapError(f"the next deal is {upcoming}, not {number}; nothing changed")
+        rules = b.rules(row)
+        old = deal_from_json(first[0].record_json)
+        base = Deal(seated=old.seated, dealer=old.dealer, dealer_named=old.dealer_named)
+        try:
+            asked: Deal | None = make_deal(options, rules, base, b.everyone(row))
+        except NapError:  # it could not even be dealt that way: not the same deal
+            asked = None
+        if asked == old:
+            return DealResult(number, 1, old, b.deal_entries(first[0]), b.table(row))
+        raise NapError(
+            f"deal {number} was recorded meanwhile ({describe_deal(rules, old)}); "
+            f"nothing changed (the next deal is {upcoming})"
+        )
+
+    def pass_(
+        self, options: DealOptions | None = None, expect_number: int | None = None
+    ) -> DealResult:
         """A passed-out deal: only antes and fees; the bid and result options are ignored."""
         options = options or DealOptions()
         kept = DealOptions(
             dealer=options.dealer, peeps=options.peeps, buys=options.buys, note=options.note
         )
-        return self.record(kept)
+        return self.record(kept, expect_number)
 
-    def amend(self, number: int, options: DealOptions) -> DealResult:
-        """Deal `number` corrected: what the options give replaces what was recorded."""
+    def amend(
+        self,
+        number: int,
+        options: DealOptions,
+        expect_revision: int | None = None,
+        expect_next: int | None = None,
+    ) -> DealResult:
+        """Deal `number` corrected: what the options give replaces what was recorded.
+
+        With `expect_revision`, only if that is still its version (the same correction
+        made already: that); with `expect_next`, only if no deal was recorded since the
+        next deal was that one (a keeper amending "the last deal" meant the newest).
+        """
         row = self._writable()
         b = self.book
+        if expect_revision is not None:
+            done = self._amended_already(row, number, options, expect_revision)
+            if done is not None:
+                return done
+        if expect_next is not None:
+            self._nothing_recorded_since(row, expect_next)
         old = deal_from_json(b.deal(row, number).record_json)
         deal = make_deal(options, b.rules(row), old, b.everyone(row), amending=True)
         if deal == old:
@@ -347,23 +406,88 @@ class SessionAPI:
         new = b.amend(row, number, deal)
         return DealResult(new.number, new.revision, deal, b.deal_entries(new), b.table(row))
 
-    def undo(self, expected: int | None = None) -> Voided:
+    def _amended_already(
+        self, row: SessionRow, number: int, options: DealOptions, seen: int
+    ) -> DealResult | None:
+        b = self.book
+        versions = b.revisions(row, number)
+        live = next((v for v in versions if v.status == "live"), None)
+        if not versions or (live is not None and live.revision == seen):
+            return None  # as expected (or no such deal: amend says so)
+        shown = next((v for v in versions if v.revision == seen), None)
+        if shown is None:
+            raise NapError(
+                f"deal {number} has no version {deal_label(number, seen)}; nothing changed"
+            )
+        if live is None:
+            raise NapError(f"deal {number} was voided meanwhile; nothing changed")
+        try:
+            asked: Deal | None = make_deal(
+                options, b.rules(row), deal_from_json(shown.record_json), b.everyone(row), True
+            )
+        except NapError:
+            asked = None
+        if asked is not None and live.revision > seen and asked == deal_from_json(live.record_json):
+            return DealResult(number, live.revision, asked, b.deal_entries(live), b.table(row))
+        raise NapError(
+            f"deal {number} was amended to {deal_label(number, live.revision)} meanwhile; "
+            "nothing changed"
+        )
+
+    def _nothing_recorded_since(self, row: SessionRow, expect_next: int) -> None:
+        upcoming = self.book.next_number(row)
+        if upcoming == expect_next:
+            return
+        if expect_next < upcoming:
+            since = (
+                f"deal {expect_next} was"
+                if upcoming - expect_next == 1
+                else f"deals {expect_next} to {upcoming - 1} were"
+            )
+            raise NapError(f"{since} recorded meanwhile; nothing changed")
+        raise NapError(f"the next deal is {upcoming}, not {expect_next}; nothing changed")
+
+    def undo(self, expected: int | None = None, expect_revision: int | None = None) -> Voided:
         """Void the last live deal; with `expected`, only if that is still its number (a
-        page showing "Undo deal 5" must not void a deal 6 recorded elsewhere since)."""
+        page showing "Undo deal 5" must not void a deal 6 recorded elsewhere since), and
+        with `expect_revision` still its version. Deal `expected` voided already: that."""
         row = self._writable()
         if expected is not None:
+            if self._voided_already(row, expected):
+                return Voided(expected, self.scoreboard())
             last = self.book.last_live(row)
             if last is not None and last.number != expected:
                 raise NapError(
                     f"deal {expected} is not the last deal (deal {last.number} is); "
                     "nothing was voided"
                 )
+            if last is not None and expect_revision not in (None, last.revision):
+                raise NapError(
+                    f"deal {expected} was amended to {deal_label(expected, last.revision)} "
+                    "meanwhile; nothing was voided"
+                )
         gone = self.book.undo(row)
         return Voided(gone.number, self.scoreboard())
 
-    def void(self, number: int) -> Voided:
-        gone = self.book.void(self._writable(), number)
+    def void(self, number: int, expect_revision: int | None = None) -> Voided:
+        """Void deal `number`; with `expect_revision`, only if that is still its version
+        (voided already: that)."""
+        row = self._writable()
+        if expect_revision is not None:
+            if self._voided_already(row, number):
+                return Voided(number, self.scoreboard())
+            live = next((v for v in self.book.revisions(row, number) if v.status == "live"), None)
+            if live is not None and live.revision != expect_revision:
+                raise NapError(
+                    f"deal {number} was amended to {deal_label(number, live.revision)} "
+                    "meanwhile; nothing was voided"
+                )
+        gone = self.book.void(row, number)
         return Voided(gone.number, self.scoreboard())
+
+    def _voided_already(self, row: SessionRow, number: int) -> bool:
+        versions = self.book.revisions(row, number)
+        return bool(versions) and all(v.status != "live" for v in versions)
 
     def join(self, player: str, after: str | None = None) -> Seated:
         name = self.book.join(self._writable(), player, after)

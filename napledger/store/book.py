@@ -378,6 +378,17 @@ class Book:
             )
         return found
 
+    def revisions(self, row: SessionRow, number: int) -> list[DealRevision]:
+        """Every version of deal `number`, the first first (none: no such deal)."""
+        if number > MAX_ID:
+            return []
+        query = (
+            select(DealRevision)
+            .where(D.session_id == row.id, D.number == number)
+            .order_by(D.revision)
+        )
+        return list(self.db.execute(query).scalars())
+
     def void(self, row: SessionRow, number: int) -> DealRevision:
         target = self.deal(row, number)
         target.status = "voided"

@@ -6,9 +6,12 @@ FastAPI reads the route signatures, whose dependencies are local functions.)
 """
 
 import asyncio
+import hashlib
+import hmac
+import secrets
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager, suppress
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib.resources import files
 from typing import Annotated, Any
@@ -178,6 +181,29 @@ def create_app(
         refusal = "only the scorekeeper's link can change the ledger"
         await check_key(request, key, session_key(secret, session), refusal)
         return key
+
+    # Signs the success line a write redirects with; made afresh at each start, so a link
+    # from an earlier run simply shows no line.
+    said_secret = secrets.token_bytes(32)
+
+    def signature(session: int, said: str) -> str:
+        text = f"{session}\n{said}".encode()
+        return hmac.new(said_secret, text, hashlib.sha256).hexdigest()
+
+    def said_here(session: int, said: str | None, sig: str | None) -> bool:
+        """Whether `said` is a message this server made for this session (any other text
+        in a link is never shown as the success line)."""
+        if said is None or sig is None or not sig.isascii():
+            return False
+        return hmac.compare_digest(sig.encode(), signature(session, said).encode())
+
+    def told(session: int, key: str, said: str) -> Response:
+        """Back to the keeper's page after a write, with what was done. The message rides
+        along signed: the page shows only what this server said."""
+        target = f"/s/{session}/keep?" + urlencode(
+            {"key": key, "said": said, "sig": signature(session, said)}
+        )
+        return RedirectResponse(target, status_code=303)
 
     def refuse_cross_site(request: Request) -> None:
         """A write must come from this server's own page: no other site can post one."""
@@ -357,8 +383,17 @@ def create_app(
         session: int,
         key: Annotated[str, Depends(keeper_page)],
         said: Annotated[str | None, Query(max_length=300)] = None,
+        sig: Annotated[str | None, Query(max_length=100)] = None,
     ) -> Response:
-        return show(request, session, key=key, said=said)
+        return show(request, session, key=key, said=said if said_here(session, said, sig) else None)
+
+    @app.get("/s/{session}/keep/controls", response_class=HTMLResponse)
+    def keeper_controls(
+        request: Request, session: int, key: Annotated[str, Depends(keeper_page)]
+    ) -> Response:
+        """The keeper's controls as they are now: the page swaps them in after a change."""
+        board = calls.board(database, session, kept=kept_for(session))
+        return page(request, "controls.html", board=board, key=key)
 
     def show(
         request: Request,
@@ -463,8 +498,7 @@ def create_app(
             hub.written(session)  # its pages follow now, not when the change is heard
         except NapError as error:
             return show(request, session, 400, key=key, error=" ".join(str(error).split()))
-        target = f"/s/{session}/keep?" + urlencode({"key": key, "said": said})
-        return RedirectResponse(target, status_code=303)
+        return told(session, key, said)
 
     @app.post("/s/{session}/{action}", response_class=HTMLResponse)
     def write(
@@ -482,6 +516,8 @@ def create_app(
         buy: Annotated[list[str] | None, Form(max_length=20)] = None,
         note: Annotated[str | None, Form(max_length=300)] = None,
         number: Annotated[str | None, Form(max_length=20)] = None,
+        revision: Annotated[str | None, Form(max_length=20)] = None,
+        next_deal: Annotated[str | None, Form(max_length=20)] = None,
         player: Annotated[str | None, Form(max_length=200)] = None,
         after: Annotated[str | None, Form(max_length=200)] = None,
     ) -> Response:
@@ -499,7 +535,12 @@ def create_app(
         )
         try:
             options = replace(options, **numbers(tricks, buyer, buy))
-            said = do(action, session, options, number, player, blank(after))
+            shown = Shown(
+                counted(next_deal, "the next deal's number"),
+                counted(number, "the deal number"),
+                counted(revision, "the deal's version"),
+            )
+            said = do(action, session, options, shown, player, blank(after))
             hub.written(session)  # its pages follow now, not when the change is heard
         except NapError as error:
             line = " ".join(str(error).split())
@@ -507,36 +548,51 @@ def create_app(
                 return show(request, session, 400, key=key, error=line)
             except NapError:  # the board cannot be read either (the file has gone)
                 return page(request, "message.html", 400, title="Not saved", message=line)
-        target = f"/s/{session}/keep?" + urlencode({"key": key, "said": said})
-        return RedirectResponse(target, status_code=303)
+        return told(session, key, said)
 
     def do(
         action: str,
         session: int,
         options: DealOptions,
-        number: str | None,
+        shown: "Shown",
         player: str | None,
         after: str | None,
     ) -> str:
         if action == "hand":
             if options.bid is None:
                 raise NapError("choose a bid (or tap Pass for a passed-out deal)")
-            return calls.record(database, session, options)
+            return calls.record(database, session, options, shown.next_deal)
         if action == "pass":
-            return calls.pass_deal(database, session, options)
+            return calls.pass_deal(database, session, options, shown.next_deal)
         if action == "undo":
             # The deal the button named, not whatever is last by now.
-            expected = whole(number, "the deal number") if number else None
-            return calls.undo(database, session, expected)
+            return calls.undo(database, session, shown.number, shown.revision)
         if action == "amend":
-            # The deal the scorekeeper saw as the last one, not whatever is last by now.
-            return calls.amend(database, session, whole(number or "", "the deal number"), options)
+            # The deal the scorekeeper saw as the last one, at the version seen, with no
+            # deal recorded since: not whatever is last by now.
+            # No number: whole() refuses it in the CLI's words.
+            number = shown.number if shown.number is not None else whole("", "the deal number")
+            return calls.amend(database, session, number, options, shown.revision, shown.next_deal)
         player = player or ""  # no name: the API says a name cannot be empty
         if action == "join":
             return calls.join(database, session, player, after)
         return calls.leave(database, session, player)
 
     return app
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What the keeper's page showed when the form was drawn: what the write expects."""
+
+    next_deal: int | None  # the number the new deal takes
+    number: int | None  # the last deal, that amend and undo act on
+    revision: int | None  # its version
+
+
+def counted(value: str | None, what: str) -> int | None:
+    """A number the page posted itself; blank: not given (a hand-made form, an old page)."""
+    return whole(value, what) if value is not None and value.strip() else None
 
 
 def numbers(

@@ -7,12 +7,14 @@ the templates.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from itertools import islice
 from typing import TYPE_CHECKING, TypeVar
 
+from napledger.history import deal_label
 from napledger.ledger import POT
 from napledger.money import chips_money, money_text
 from napledger.options import DealOptions
@@ -81,6 +83,22 @@ class Board:
     most_bought: int
     bidder_buys: bool  # only the bidder may buy
     last_deal: int | None
+    last_revision: int | None  # the version of the last deal shown: what amend and undo expect
+    next_number: int  # the number the next deal will take: what the form expects
+
+    @property
+    def last_label(self) -> str:
+        """The last deal as the keeper's buttons name it: 27, or 27.2 once amended."""
+        if self.last_deal is None or self.last_revision is None:
+            return ""
+        return deal_label(self.last_deal, self.last_revision)
+
+    @property
+    def keeper_state(self) -> str:
+        """A short mark of everything the keeper's controls show: when it differs from
+        the page's, the page fetches them again (whoever changed the session)."""
+        shown = (self.closed, self.next_number, self.last_label, self.next_dealer, self.seated)
+        return hashlib.sha256(repr(shown).encode()).hexdigest()[:16]
 
 
 @dataclass(frozen=True)
@@ -180,6 +198,9 @@ def board(
         most_bought=rules.most_bought,
         bidder_buys=rules.buying == "bidder",
         last_deal=live[0].number if live else None,
+        last_revision=live[0].revision if live else None,
+        # Deals are by number: the last one's, voided or not, is the highest ever used.
+        next_number=(history.deals[-1].number if history.deals else 0) + 1,
     )
 
 
@@ -224,27 +245,46 @@ def writing(database: Database) -> AbstractContextManager[Transaction]:
     return database.write()
 
 
-def record(database: Database, session: int, options: DealOptions) -> str:
+# Each write names what the page showed (`expect…`): a repeat is answered as the first
+# was, a write against a newer board is refused by the API with what changed.
+
+
+def record(
+    database: Database, session: int, options: DealOptions, expect: int | None = None
+) -> str:
     with writing(database) as ledger:
-        done = ledger.session(str(session)).record(options)
+        done = ledger.session(str(session)).record(options, expect_number=expect)
     return f"Deal {done.number} recorded."
 
 
-def pass_deal(database: Database, session: int, options: DealOptions) -> str:
+def pass_deal(
+    database: Database, session: int, options: DealOptions, expect: int | None = None
+) -> str:
     with writing(database) as ledger:
-        done = ledger.session(str(session)).pass_(options)
+        done = ledger.session(str(session)).pass_(options, expect_number=expect)
     return f"Deal {done.number} recorded (passed out)."
 
 
-def undo(database: Database, session: int, expected: int | None) -> str:
+def undo(
+    database: Database, session: int, expected: int | None, revision: int | None = None
+) -> str:
     with writing(database) as ledger:
-        gone = ledger.session(str(session)).undo(expected)
+        gone = ledger.session(str(session)).undo(expected, expect_revision=revision)
     return f"Deal {gone.number} voided."
 
 
-def amend(database: Database, session: int, number: int, options: DealOptions) -> str:
+def amend(
+    database: Database,
+    session: int,
+    number: int,
+    options: DealOptions,
+    revision: int | None = None,
+    next_number: int | None = None,
+) -> str:
     with writing(database) as ledger:
-        done = ledger.session(str(session)).amend(number, options)
+        done = ledger.session(str(session)).amend(
+            number, options, expect_revision=revision, expect_next=next_number
+        )
     return f"Deal {done.number} amended (now {done.number}.{done.revision})."
 
 

@@ -95,3 +95,21 @@ def test_close_asks_first_in_a_terminal_and_reopen_takes_it_back(term, nap):
     term.sendcontrol("d")
     term.expect(pexpect.EOF)
     assert nap.json("table --json")["session"]["closed"]
+
+
+def test_a_deal_typed_at_the_prompt_is_the_deal_it_showed_and_never_added_twice(term, nap):
+    # The prompt says deal 1; meanwhile the keeper's page records that very deal.
+    nap("hand nap --by ann --tricks 5")
+    term.send("nap ann 5\r")
+    term.expect_exact("Ann bid nap: made")
+    term.expect_exact("fri · deal 2 · Ben deals> ")
+    nap("hand 3 --by cat --made")  # deal 2, another deal, from elsewhere
+    term.send("3 ben made\r")
+    term.expect_exact("Error: deal 2 was recorded meanwhile (Ben dealt · Cat bid three: made)")
+    term.expect_exact("fri · deal 3 · Cat deals> ")  # the prompt has caught up
+    term.sendcontrol("d")
+    term.expect(pexpect.EOF)
+    assert [(d["number"], d["bidder"]) for d in nap.json("hands --json")] == [
+        (1, "Ann"),
+        (2, "Cat"),
+    ]

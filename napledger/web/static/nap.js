@@ -14,6 +14,7 @@
     arrived = arrived.concat(data.deals);
     body.dataset.arrived = arrived.join(" ");
     body.dataset.live = "yes";
+    refreshControls();
   };
   source.onerror = function () {
     if (body.dataset.live !== "ended") body.dataset.live = "no";
@@ -29,4 +30,73 @@
     note.textContent = "Error: " + JSON.parse(event.data).message; // text, never markup
     board.parentNode.insertBefore(note, board);
   });
+
+  // The scorekeeper's controls follow the board too: after each change the server draws
+  // them again (deal number, dealer, "Amend deal N", the numbers each form posts) and
+  // they are swapped in when they differ. Whatever is half entered is kept while it is
+  // still the same deal; once that deal was recorded elsewhere the form starts afresh, so
+  // it cannot be sent again as the next one. A tap on the old controls is refused by the
+  // server (each form says what it was drawn against), never applied.
+  var asked = 0;
+  function refreshControls() {
+    var controls = document.getElementById("controls");
+    if (!controls || !window.fetch) return;
+    var ask = ++asked;
+    fetch(controls.dataset.controls, { cache: "no-store", credentials: "same-origin" })
+      .then(function (answer) {
+        return answer.ok ? answer.text() : null;
+      })
+      .then(function (html) {
+        if (html === null || ask !== asked) return; // an older answer than one asked since
+        swapControls(html);
+      })
+      .catch(function () {}); // offline for a moment: the next update tries again
+  }
+
+  function swapControls(html) {
+    var current = document.getElementById("controls");
+    var drawn = document.createElement("template");
+    drawn.innerHTML = html; // rendered and escaped by the server
+    var fresh = drawn.content.querySelector("#controls");
+    if (!current || !fresh || fresh.dataset.state === current.dataset.state) return;
+    var before = current.querySelector("#deal");
+    var after = fresh.querySelector("#deal");
+    if (before && after && before.dataset.next === after.dataset.next) keepEntered(before, after);
+    var focused = document.activeElement && document.activeElement.name;
+    current.replaceWith(fresh);
+    // "Deal 27 recorded." or a refusal spoke of the board before this change.
+    var keep = fresh.parentNode;
+    keep.querySelectorAll(":scope > .said, :scope > .error").forEach(function (line) {
+      line.remove();
+    });
+    if (focused) {
+      var again = fresh.querySelector('[name="' + focused + '"]');
+      if (again && again.type !== "hidden") again.focus();
+    }
+    body.dataset.keeper = fresh.dataset.state; // what the tests wait for
+  }
+
+  function entryKey(input) {
+    var buyer = input.closest("label.buy");
+    var who = buyer && buyer.querySelector('[name="buyer"]');
+    return input.name + "|" + (who ? who.value : "");
+  }
+
+  function keepEntered(before, after) {
+    var typed = {};
+    before.querySelectorAll("input").forEach(function (input) {
+      if (input.type === "radio" || input.type === "checkbox") {
+        if (input.checked) typed[input.name + "=" + input.value] = true;
+      } else if (input.type !== "hidden" && input.value) {
+        typed[entryKey(input)] = input.value;
+      }
+    });
+    after.querySelectorAll("input").forEach(function (input) {
+      if (input.type === "radio" || input.type === "checkbox") {
+        input.checked = typed[input.name + "=" + input.value] === true;
+      } else if (input.type !== "hidden" && typed[entryKey(input)] !== undefined) {
+        input.value = typed[entryKey(input)];
+      }
+    });
+  }
 })();
