@@ -212,6 +212,7 @@ def new(
 def sessions(ctx: typer.Context, as_json: JsonOpt = False) -> None:
     """List the sessions in the database."""
     from napledger.cli import render
+    from napledger.store import documents
 
     with book(ctx, write=False) as tx:
         boards = tx.sessions()
@@ -220,7 +221,7 @@ def sessions(ctx: typer.Context, as_json: JsonOpt = False) -> None:
         emit_json(
             {
                 "sessions": [
-                    render.session_json(t.session)
+                    documents.session_json(t.session)
                     | {"current": t.session.id == current, "hands": t.hands}
                     for t in boards
                 ]
@@ -248,11 +249,12 @@ def use(
 def table(ctx: typer.Context, session: SessionOpt = None, as_json: JsonOpt = False) -> None:
     """The scoreboard: every player's chips and money, and the pot."""
     from napledger.cli import render
+    from napledger.store import documents
 
     with book(ctx, write=False) as tx:
         t = tx.session(session).scoreboard()
     if as_json:
-        emit_json(render.table_json(t))
+        emit_json(documents.table_json(t))
     else:
         render.scoreboard(t)
 
@@ -261,11 +263,12 @@ def table(ctx: typer.Context, session: SessionOpt = None, as_json: JsonOpt = Fal
 def hands(ctx: typer.Context, session: SessionOpt = None, as_json: JsonOpt = False) -> None:
     """Every deal of a session and what it paid."""
     from napledger.cli import render
+    from napledger.store import documents
 
     with book(ctx, write=False) as tx:
         history = tx.session(session).history(with_roster=not as_json)
     if as_json:
-        emit_json(render.hands_json(history))
+        emit_json(documents.hands_json(history))
     else:
         render.hand_list(history)
 

@@ -6,7 +6,6 @@ Gains and losses carry a sign as well as a colour, so they read the same with NO
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +20,8 @@ from napledger.rules import Deal, Rules
 from napledger.rules.scoring import describe, extras, outcome
 from napledger.seating import RosterChange
 
+# The `--json` documents are the store's, so the page serves the very same ones.
+
 if TYPE_CHECKING:
     from napledger.store.views import (
         Closed,
@@ -29,7 +30,6 @@ if TYPE_CHECKING:
         DealResult,
         History,
         Scoreboard,
-        SessionInfo,
         Settlement,
     )
 
@@ -88,28 +88,6 @@ def variant(rules: Rules) -> None:
 
 
 # --- sessions and scoreboards ---------------------------------------------------
-
-
-def session_json(row: SessionInfo) -> dict[str, Any]:
-    return {
-        "id": row.id,
-        "name": row.name,
-        "variant": row.variant,
-        "chip_value": str(row.chip_value),
-        "currency": row.currency,
-        "closed": row.closed_at is not None,
-    }
-
-
-def table_json(t: Scoreboard) -> dict[str, Any]:
-    return {
-        "session": session_json(t.session),
-        "players": [
-            {"name": p, "chips": t.chips[p], "money": t.money(t.chips[p])} for p in t.players
-        ],
-        "pot": t.pot,
-        "hands": t.hands,
-    }
 
 
 def scoreboard(t: Scoreboard, footer: bool = True) -> None:
@@ -235,56 +213,6 @@ def closed(done: Closed) -> None:
     scoreboard(done.scoreboard, footer=False)  # the line above already says where the pot went
 
 
-def hands_json(history: History) -> list[dict[str, Any]]:
-    t = history.scoreboard
-    out = []
-    for d in history.deals:
-        deal = _read(d)
-        out.append(
-            {
-                "number": d.number,
-                "revision": d.revision,
-                "status": d.status,
-                "voided": d.voided,
-                "dealer": deal.dealer,
-                "seated": list(deal.seated),
-                "bidder": deal.bidder,
-                "bid": deal.bid,
-                "tricks": deal.tricks,
-                "outcome": outcome(t.rules, deal),
-                "revoker": deal.revoker,
-                "peeps": list(deal.peeps),
-                "buys": {p: n for p, n in deal.buys},
-                "note": deal.note,
-                "pot_after": d.stored_pot_after if d.live else None,
-                # Who paid whom is derived from the records, as every transfer is; `changes`
-                # is what the ledger stores (`napledger verify` checks that the two agree).
-                "transfers": [
-                    {
-                        "from": x.payer,
-                        "to": x.payee,
-                        "chips": x.chips,
-                        "money": t.money(x.chips),
-                    }
-                    for x in d.transfers
-                ],
-                "changes": dict(d.entries) if d.live else {},
-                "recorded_at": _stamp(d).isoformat(timespec="seconds"),
-            }
-        )
-    return out
-
-
-def _read(d: ScoredDeal) -> Deal:
-    assert d.deal is not None  # a strict history has read every record
-    return d.deal
-
-
-def _stamp(d: ScoredDeal) -> datetime:
-    assert d.recorded_at is not None  # a session's history is read with its times
-    return d.recorded_at
-
-
 def roster_line(change: RosterChange) -> str:
     if change.kind == "leave":
         return f"[italic]{esc(change.player)} leaves the table[/]"
@@ -334,7 +262,8 @@ def hand_list(history: History) -> None:
         if not isinstance(d, ScoredDeal):  # a close
             close_row(d)
             continue
-        deal = _read(d)
+        deal = d.deal
+        assert deal is not None  # a strict history has read every record
         bid = f"{esc(deal.bidder or '')} {esc(deal.bid or '')}".strip() or "-"
         if d.live:
             deal_row(
@@ -372,26 +301,6 @@ def hand_list(history: History) -> None:
 
 
 # --- settling up ----------------------------------------------------------------
-
-
-def settlement_json(done: Settlement) -> dict[str, Any]:
-    plan, chip_value, shown = done.payments, done.chip_value, done.places
-
-    def chips(amount: Decimal) -> int | None:
-        # Chips mean something only when every session counted had the same chip value.
-        return int(amount / chip_value) if chip_value else None
-
-    return {
-        "transfers": [
-            {
-                "from": p.payer,
-                "to": p.payee,
-                "chips": chips(Decimal(p.amount)),
-                "money": money_text(Decimal(p.amount), shown),
-            }
-            for p in plan
-        ]
-    }
 
 
 def settlement(done: Settlement) -> None:

@@ -25,10 +25,11 @@ def settle(
 ) -> None:
     """Settle up with the fewest payments (an open session: as if closed now, pot split)."""
     from napledger.cli import render
+    from napledger.store import documents
 
     with book(ctx, write=False) as tx:
         done = tx.settlement(session_refs(session))
     if as_json:
-        emit_json(render.settlement_json(done))
+        emit_json(documents.settlement_json(done))
     else:
         render.settlement(done)

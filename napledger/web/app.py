@@ -373,6 +373,11 @@ def create_app(
             links=[("Viewers", viewers, qr(viewers)), ("Scorekeeper", keeper, qr(keeper))],
         )
 
+    @app.get("/s/{session}/json")
+    def as_json(session: int) -> Response:
+        """What the page shows, as data: the documents the command line prints with --json."""
+        return JSONResponse(calls.documents(database, session))
+
     @app.get("/s/{session}", response_class=HTMLResponse)
     def viewer(request: Request, session: int) -> Response:
         return show(request, session)

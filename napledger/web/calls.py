@@ -439,3 +439,16 @@ def reopen(database: Database, session: int) -> str:
     with writing(database) as ledger:
         board = ledger.session(str(session)).reopen()
     return reopened(board)
+
+
+def documents(database: Database, session: int) -> dict[str, object]:
+    """The session as `table --json`, `hands --json` and `settle --json` print it, in one."""
+    from napledger.store.documents import hands_json, settlement_json, table_json
+
+    with database.read() as ledger:
+        s = ledger.session(str(session))
+        return {
+            "table": table_json(s.scoreboard()),
+            "hands": hands_json(s.history(with_roster=False)),
+            "settle": settlement_json(s.settlement()),
+        }

@@ -464,3 +464,17 @@ def test_the_chart_leaves_a_gap_while_a_player_is_not_at_the_table(nap):
     assert series["Dan"][0] is None and series["Dan"][1] is not None  # joined for deal 2
     assert series["Ann"][2] is None  # gone for deal 3: no line, though her money stays
     assert board.steps == ("1", "2", "3")
+
+
+def test_the_pages_json_is_the_command_lines_own(client, nap):
+    nap("new fri --players Ann,Ben,Cat --chip 0.10 --currency GBP")
+    nap("hand 3 --by Ann --tricks 3 --peep Ben")
+    nap("hand nap --by Cat --failed")
+    document = client.get("/s/1/json")
+    assert document.headers["content-type"] == "application/json"
+    assert document.json() == {
+        "table": nap.json("table --json"),
+        "hands": nap.json("hands --json"),
+        "settle": nap.json("settle --json"),
+    }
+    assert client.get("/s/9/json").status_code == 404
