@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import pytest
 import uvicorn
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from napledger.web.app import create_app
@@ -47,10 +48,11 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-@pytest.fixture
-def live_server() -> Iterator[Server]:
-    """uvicorn serving the app in a thread, on a free port of 127.0.0.1 only."""
-    port = free_port()
+Running = tuple[uvicorn.Server, threading.Thread, FastAPI]
+
+
+def serving(port: int) -> Running:
+    """uvicorn serving the app in a thread on `port` of 127.0.0.1 only, until `stop`."""
     app = create_app(None, SECRET)
     config = uvicorn.Config(
         app,
@@ -66,7 +68,19 @@ def live_server() -> Iterator[Server]:
     while not server.started:
         assert time.monotonic() < deadline, "the server did not start"
         time.sleep(0.02)
-    yield Server(f"http://127.0.0.1:{port}")
+    return server, thread, app
+
+
+def stop(running: Running) -> None:
+    server, thread, app = running
     app.state.stop_live()  # as Ctrl-C does: open streams end, the server stops at once
     server.should_exit = True
     thread.join(10)
+
+
+@pytest.fixture
+def live_server() -> Iterator[Server]:
+    port = free_port()
+    running = serving(port)
+    yield Server(f"http://127.0.0.1:{port}")
+    stop(running)

@@ -4,14 +4,9 @@ where it was added, and honest when the connection drops."""
 from __future__ import annotations
 
 import json
-import threading
-import time
 
-import uvicorn
-
-from napledger.web.app import create_app
 from tests.real_clients import needs
-from tests.web.conftest import KEY, SECRET, free_port
+from tests.web.conftest import KEY, free_port, serving, stop
 from tests.web.test_browser import CHROMIUM, browser, page  # noqa: F401  (fixtures)
 
 
@@ -40,29 +35,6 @@ def test_each_page_kept_as_an_app_opens_where_it_was_added(client, nap):
         opened = client.get("/app.webmanifest", params={"start": start}).json()["start_url"]
         assert opened == "/", start
     assert "manifest-src 'self'" in client.get("/s/1").headers["content-security-policy"]
-
-
-def serving(port: int) -> tuple[object, threading.Thread, object]:
-    """The server on `port`, as `live_server` starts it, so a test can stop and restart it."""
-    app = create_app(None, SECRET)
-    config = uvicorn.Config(
-        app, host="127.0.0.1", port=port, log_level="warning", timeout_graceful_shutdown=1
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.02)
-    return server, thread, app
-
-
-def stop(running: tuple[object, threading.Thread, object]) -> None:
-    server, thread, app = running
-    app.state.stop_live()
-    server.should_exit = True
-    thread.join(10)
 
 
 @needs(str(CHROMIUM))
