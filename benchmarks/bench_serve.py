@@ -45,6 +45,8 @@ from typing import Any
 
 import httpx2
 
+from napledger.web.keys import session_key
+
 KEY = "benchmark-secret"
 STREAMS, DEALS = 30, 200
 DEADLINE = 120.0  # seconds for the load run
@@ -111,7 +113,10 @@ def weight(base: str) -> None:
     print("page weight (bytes, uncompressed)")
     assets = ["/static/nap.css", "/static/nap.js", "/static/icon.svg"]
     sizes = {a: len(httpx2.get(base + a, timeout=10).content) for a in assets}
-    for label, path in (("viewers", "/s/1"), ("scorekeeper", f"/s/1/keep?key={KEY}")):
+    for label, path in (
+        ("viewers", "/s/1"),
+        ("scorekeeper", f"/s/1/keep?key={session_key(KEY, 1)}"),
+    ):
         html = len(httpx2.get(base + path, timeout=10).content)
         total = html + sum(sizes.values())
         verdict = "ok" if total < 60_000 else "OVER 60 KB"
@@ -188,7 +193,7 @@ def load(base: str, pid: int) -> None:
             answer = client.post(
                 "/s/2/hand",
                 data={
-                    "key": KEY,
+                    "key": session_key(KEY, 2),
                     "bid": "3",
                     "by": players[n % 4],
                     "result": "made" if n % 3 else "failed",
@@ -401,7 +406,7 @@ class Writer:
         answer = self.client.post(
             f"/s/{session}/hand",
             data={
-                "key": KEY,
+                "key": session_key(KEY, session),
                 "bid": "3",
                 "by": PLAYERS[n % 5],
                 "result": "made" if made else "failed",
@@ -412,7 +417,9 @@ class Writer:
     def keeper_page(self, session: int, n: int) -> None:
         """The form's POST and the keeper's page it sends the browser to, as a phone does."""
         self.keeper(session, n)
-        self.client.get(f"/s/{session}/keep", params={"key": KEY}).raise_for_status()
+        self.client.get(
+            f"/s/{session}/keep", params={"key": session_key(KEY, session)}
+        ).raise_for_status()
 
     def close(self) -> None:
         self.database.close()
