@@ -179,7 +179,7 @@ def board(database: Database, session: int, recent: int = 8) -> Board:
         bidder_buys=rules.buying == "bidder",
         last_deal=live[-1].number if live else None,
         last_revision=live[-1].revision if live else None,
-        next_number=history.deals[-1].number + 1 if history.deals else 1,  # in number order
+        next_number=max((d.number for d in history.deals), default=0) + 1,
     )
 
 
