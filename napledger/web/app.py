@@ -8,7 +8,6 @@ FastAPI reads the route signatures, whose dependencies are local functions.)
 import asyncio
 import hashlib
 import hmac
-import secrets
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, replace
@@ -38,7 +37,7 @@ from napledger.store.watch import changes
 from napledger.web import calls
 from napledger.web.chart import running_chart
 from napledger.web.forms_only import FormsOnly
-from napledger.web.keys import TooManyTries, WrongKeys, organiser_key, session_key
+from napledger.web.keys import TooManyTries, WrongKeys, derive, organiser_key, session_key
 from napledger.web.live import Hub, Revisions, Watch
 
 HERE = files("napledger.web")
@@ -182,9 +181,9 @@ def create_app(
         await check_key(request, key, session_key(secret, session), refusal)
         return key
 
-    # Signs the success line a write redirects with; made afresh at each start, so a link
-    # from an earlier run simply shows no line.
-    said_secret = secrets.token_bytes(32)
+    # Signs the success line a write redirects with: from the server's secret, so the
+    # line survives a restart with the same secret, and no link can carry other text.
+    said_secret = derive(secret, "said").encode()
 
     def signature(session: int, said: str) -> str:
         text = f"{session}\n{said}".encode()

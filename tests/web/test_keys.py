@@ -157,3 +157,15 @@ def test_the_page_slows_wrong_keys_and_says_too_many(nap):
         assert pass_(client, 1, keeper_key(1)) == 303  # the keeper, from the same address
         assert len(slept.waits) == 1
     assert len(nap.json("hands --json")) == 1
+
+
+def test_the_success_line_survives_a_restart_with_the_same_secret(nap):
+    from tests.web.test_keeper_writes import said_line
+
+    nap("new fri --players Ann,Ben,Cat")
+    with TestClient(create_app(None, SECRET)) as first:
+        target = first.post(
+            "/s/1/pass", data={"key": keeper_key(1)}, follow_redirects=False
+        ).headers["location"]
+    with TestClient(create_app(None, SECRET)) as restarted:
+        assert said_line(restarted.get(target).text) == "Deal 1 recorded (passed out)."
