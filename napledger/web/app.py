@@ -406,7 +406,9 @@ def create_app(
         key: str | None = None,
         said: str | None = None,
         error: str | None = None,
+        typed: Mapping[str, Any] | None = None,
     ) -> Response:
+        """The session's page; after a refused deal, `typed` keeps what was tapped."""
         board = calls.board(database, session, kept=kept_for(session))
         return page(
             request,
@@ -417,6 +419,7 @@ def create_app(
             key=key,
             said=said,
             error=error,
+            typed=typed or {},
         )
 
     async def existing(session: int) -> int:
@@ -548,8 +551,12 @@ def create_app(
             hub.written(session)  # its pages follow now, not when the change is heard
         except NapError as error:
             line = " ".join(str(error).split())
+            # Everything tapped stays tapped: the keeper corrects one thing, not all.
+            typed: dict[str, Any] = {"bid": bid, "by": by, "result": result, "tricks": tricks}
+            typed |= {"revoke": revoke, "peep": peep or [], "note": note or ""}
+            typed["buys"] = dict(zip(buyer or (), buy or (), strict=False))
             try:
-                return show(request, session, 400, key=key, error=line)
+                return show(request, session, 400, key=key, error=line, typed=typed)
             except NapError:  # the board cannot be read either (the file has gone)
                 return page(request, "message.html", 400, title="Not saved", message=line)
         return told(session, key, said)

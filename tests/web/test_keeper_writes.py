@@ -197,3 +197,24 @@ def test_the_same_deal_posted_at_once_from_five_tabs_is_one_deal(live_server, na
         answers = set(pool.map(send, range(5)))
     assert len(answers) == 1 and answers.pop()[0] == 303  # all five told the same
     assert [d["number"] for d in nap.json("hands --json")] == [1, 2, 3]
+
+
+def test_a_refused_deal_keeps_everything_tapped(client, nap, evening):
+    form = shown(client, "hand") | {
+        "bid": "nap",
+        "by": "Ann",
+        "tricks": "9",  # more tricks than a hand holds: refused
+        "revoke": "",
+        "peep": ["Ben", "Cat"],
+        "note": "Sir <Garnet>",
+    }
+    answer = post(client, "/s/1/hand", **form)
+    assert answer.status_code == 400
+    page = answer.text
+    assert re.search(r'name="bid" value="nap" checked', page)
+    assert re.search(r'name="by" value="Ann" checked', page)
+    assert re.search(r'name="peep" value="Ben" checked', page)
+    assert re.search(r'name="peep" value="Cat" checked', page)
+    assert not re.search(r'name="peep" value="Ann" checked', page)
+    assert 'value="Sir &lt;Garnet&gt;"' in page  # kept, and still only text
+    assert len(nap.json("hands --json")) == 2  # nothing recorded
