@@ -19,6 +19,7 @@ from napledger.money import chips_money, money_text
 from napledger.rules import Deal, Rules
 from napledger.rules.scoring import describe, extras, outcome
 from napledger.seating import RosterChange
+from napledger.store.messages import in_seat_order, signed
 
 # The `--json` documents are the store's, so the page serves the very same ones.
 
@@ -35,10 +36,6 @@ if TYPE_CHECKING:
 
 # No emoji codes: a name like ":x:" is shown as typed, and Rich's emoji table is not loaded.
 console = Console(highlight=False, emoji=False)
-
-
-def signed(chips: int) -> str:
-    return f"+{chips}" if chips > 0 else f"-{-chips}" if chips < 0 else "0"
 
 
 def styled(chips: int, text: str | None = None) -> str:
@@ -165,12 +162,12 @@ def payment_parts(
 ) -> list[str]:
     """One deal's changes in seat order, the pot last; `involved` accounts show even at 0
     (a dealer who anted and won it back took part in the deal)."""
-    changes = {**dict.fromkeys(involved, 0), **changes}
-    seat = {p: i for i, p in enumerate(players)}
-    ordered = sorted((a for a in changes if a != POT), key=lambda a: seat.get(a, len(seat)))
-    parts = [f"{esc(a)} {styled(changes[a])}" for a in ordered if changes[a] or a in involved]
-    if changes.get(POT):
-        parts.append(f"[italic]pot[/] {signed(changes[POT])}")
+    parts = []
+    for account, chips in in_seat_order(changes, players, involved):
+        if account == POT:
+            parts.append(f"[italic]pot[/] {signed(chips)}")
+        else:
+            parts.append(f"{esc(account)} {styled(chips)}")
     return parts
 
 

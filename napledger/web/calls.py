@@ -20,6 +20,7 @@ from napledger.money import chips_money, money_text
 from napledger.options import DealOptions
 from napledger.rules.scoring import describe
 from napledger.store.api import Database, Transaction
+from napledger.store.messages import in_seat_order, recorded
 
 if TYPE_CHECKING:
     from napledger.store.kept import KeptHistory
@@ -152,15 +153,11 @@ def board(
     t = history.scoreboard
     info = t.session
     live = list(islice((d for d in reversed(history.deals) if d.live), recent))
-    seat = {p: i for i, p in enumerate(t.players)}
     deals = []
     for d in live:
         deal = d.deal
         assert deal is not None  # the API scores strictly: a live deal has its record
-        ordered = sorted((a for a in d.entries if a != POT), key=lambda a: seat.get(a, len(seat)))
-        paid = [(a, d.entries[a]) for a in ordered if d.entries[a]]
-        if d.entries.get(POT):
-            paid.append((POT, d.entries[POT]))
+        paid = in_seat_order(d.entries, t.players)
         deals.append(DealView(d.label, describe(t.rules, deal), tuple(paid)))
     unit = settlement.currency
     rules = t.rules
@@ -254,7 +251,7 @@ def record(
 ) -> str:
     with writing(database) as ledger:
         done = ledger.session(str(session)).record(options, expect_number=expect)
-    return f"Deal {done.number} recorded."
+    return recorded(done)
 
 
 def pass_deal(
@@ -262,7 +259,7 @@ def pass_deal(
 ) -> str:
     with writing(database) as ledger:
         done = ledger.session(str(session)).pass_(options, expect_number=expect)
-    return f"Deal {done.number} recorded (passed out)."
+    return recorded(done, passed=True)
 
 
 def undo(

@@ -138,7 +138,7 @@ def test_a_deal_entered_on_the_scorekeepers_page_is_in_hands_json(
     with page.expect_navigation():
         page.get_by_role("button", name="Record deal").click()
     page.wait_for_selector(".said")
-    assert page.locator(".said").inner_text() == "Deal 5 recorded."
+    assert page.locator(".said").inner_text().startswith("Deal 5 recorded: ")
     deal = nap.json("hands --json")[-1]
     assert (deal["number"], deal["bid"], deal["bidder"], deal["tricks"], deal["peeps"]) == (
         5,

@@ -24,7 +24,7 @@ def test_the_keepers_labels_follow_a_terminal_deal_within_a_second(page, live_se
     page.locator("fieldset", has_text="Result").get_by_text("made", exact=True).click()
     with page.expect_navigation():
         page.get_by_role("button", name="Record deal 5").click()
-    assert page.locator(".said").inner_text() == "Deal 5 recorded."
+    assert page.locator(".said").inner_text().startswith("Deal 5 recorded: ")
     page.wait_for_selector("body[data-live=yes]")
     page.evaluate("window.sameDocument = true")
     nap("hand misere --by Dan --made")  # deal 6, typed in a terminal
@@ -35,7 +35,7 @@ def test_the_keepers_labels_follow_a_terminal_deal_within_a_second(page, live_se
     assert page.locator("#upcoming").inner_text() == f"Deal 7 · {HOSTILE} deals"  # as text
     assert hidden(page, "#deal", "next_deal") == "7"
     assert hidden(page, "#deal", "number") == "6"
-    assert page.locator(".said").count() == 0  # "Deal 5 recorded." spoke of the old board
+    assert page.locator(".said").count() == 0  # "Deal 5 recorded: …" spoke of the old board
     # An amend made elsewhere shows too: the version the buttons post follows it.
     nap("amend 6 --failed")
     page.wait_for_selector(

@@ -41,7 +41,7 @@ def test_a_deal_posted_twice_records_one_deal_and_answers_both(client, nap, even
     again = post(client, "/s/1/hand", **fields)  # a retry after a lost answer
     assert first.status_code == again.status_code == 303
     assert first.headers["location"] == again.headers["location"]
-    assert said_line(client.get(again.headers["location"]).text) == "Deal 3 recorded."
+    assert said_line(client.get(again.headers["location"]).text).startswith("Deal 3 recorded: ")
     assert [d["number"] for d in nap.json("hands --json")] == [1, 2, 3]
 
 

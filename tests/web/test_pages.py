@@ -217,7 +217,7 @@ def test_recording_a_deal_redirects_to_the_scorekeeper_and_is_in_hands_json(clie
         "Dan",
         "made",
     )
-    assert "Deal 3 recorded." in client.get(answer.headers["location"]).text
+    assert "Deal 3 recorded: " in client.get(answer.headers["location"]).text
 
 
 def test_tricks_revoke_and_peeps_go_through_as_the_cli_takes_them(client, nap):
