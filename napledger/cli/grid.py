@@ -30,6 +30,9 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 Cell = str | list[str]
+# Texts kept parsed and measured: enough for every distinct cell of a long history (its
+# deal numbers alone run to thousands), little beside what such a history holds anyway.
+CACHED = 1 << 16
 PARTS_GAP = 3  # spaces between two payments, as `Columns(padding=(0, 3))` leaves
 
 
@@ -38,22 +41,32 @@ class Row(NamedTuple):
     end_section: bool = False  # a line under it, as Rich's `add_row(end_section=True)`
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=CACHED)
 def markup(text: str) -> Text:
     """Rich markup parsed once: a history repeats the same names and amounts thousands of
     times. The Text is shared, so it is only read."""
     return Text.from_markup(text, emoji=False)
 
 
+@lru_cache(maxsize=CACHED)
+def _text_width(text: str) -> int:
+    return markup(text).cell_len
+
+
 def _width(cell: Cell) -> int:
     if isinstance(cell, list):
-        return sum(markup(p).cell_len for p in cell) + PARTS_GAP * max(len(cell) - 1, 0)
-    return markup(cell).cell_len
+        return sum(map(_text_width, cell)) + PARTS_GAP * max(len(cell) - 1, 0)
+    return _text_width(cell)
+
+
+@lru_cache(maxsize=CACHED)
+def _plain_line(text: str) -> bool:
+    plain = markup(text).plain
+    return "\n" not in plain and "\t" not in plain and plain == plain.strip()
 
 
 def _one_line(cell: Cell) -> bool:
-    texts = [markup(p).plain for p in cell] if isinstance(cell, list) else [markup(cell).plain]
-    return all("\n" not in t and "\t" not in t and t == t.strip() for t in texts)
+    return all(map(_plain_line, cell)) if isinstance(cell, list) else _plain_line(cell)
 
 
 def ratio_distribute(total: int, ratios: Sequence[int]) -> list[int]:
@@ -95,19 +108,19 @@ class Grid:
 
     # --- layout -----------------------------------------------------------------
 
-    def widths(self, max_width: int) -> list[int] | None:
+    def widths(self, max_width: int, fold: bool = False) -> list[int] | None:
         """Each column's width with its padding, as Rich would choose them; None when Rich
-        would have to wrap or cut a cell (then only Rich draws it as Rich does)."""
+        would have to wrap or cut a cell (then only Rich draws it as Rich does).
+
+        With `fold`, a payments column narrower than its longest row is still laid out,
+        its payments folded onto more lines (`draw_folded`), as long as the widest single
+        payment fits and every other cell fits on its line."""
         count = len(self.headers)
         rows = [r.cells for r in self.rows]
-        if any(len(cells) != count for cells in rows):
+        measured = self._measure()
+        if measured is None:
             return None
-        if not all(_one_line(c) for c in (*self.headers, *(c for r in rows for c in r))):
-            return None
-        natural = [
-            2 + max([markup(self.headers[i]).cell_len, *(_width(r[i]) for r in rows)])
-            for i in range(count)
-        ]
+        natural = list(measured)
         extra = count + 1  # the verticals
         room = max_width - extra
         fill = [i for i in range(count) if any(isinstance(r[i], list) for r in rows)]
@@ -118,7 +131,14 @@ class Grid:
             # than any of them (else Rich narrows them too) and each row's payments fit.
             (at,) = fill
             rest = room - (sum(natural) - natural[at])
-            if rest < max(natural[i] for i in range(count) if i != at) or rest < natural[at]:
+            if fold:
+                widest = max(
+                    [markup(p).cell_len for r in rows if isinstance(r[at], list) for p in r[at]]
+                    + [_width(r[at]) for r in rows if not isinstance(r[at], list)]
+                )
+                if rest < widest + 2:
+                    return None
+            elif rest < max(natural[i] for i in range(count) if i != at) or rest < natural[at]:
                 return None
             natural[at] = rest
         elif sum(natural) > room:
@@ -137,6 +157,24 @@ class Grid:
                 return None
         return natural
 
+    def _measure(self) -> list[int] | None:
+        """Each column's natural width with its padding; None if a cell is not one line."""
+        if getattr(self, "_measured", (-1, None))[0] != len(self.rows):
+            self._measured = (len(self.rows), self._measure_now())
+        return self._measured[1]
+
+    def _measure_now(self) -> list[int] | None:
+        count = len(self.headers)
+        rows = [r.cells for r in self.rows]
+        if any(len(cells) != count for cells in rows):
+            return None
+        if not all(_one_line(c) for c in (*self.headers, *(c for r in rows for c in r))):
+            return None
+        return [
+            2 + max([markup(self.headers[i]).cell_len, *(_width(r[i]) for r in rows)])
+            for i in range(count)
+        ]
+
     # --- drawing ----------------------------------------------------------------
 
     def draw(self, console: Console) -> bool:
@@ -147,10 +185,24 @@ class Grid:
         console.print(Segments(self.segments(console, widths)))
         return True
 
-    def print(self, console: Console) -> None:
-        """Print the table: drawn here where that is exact, else by Rich itself."""
-        if not self.draw(console):
-            console.print(self.rich())
+    def draw_folded(self, console: Console) -> bool:
+        """Print the table with its payments folded where they do not fit on one line:
+        three spaces apart, as many on a line as fit (Rich's `Columns` would line them up
+        in columns as well, at a cost that grows with every row); False where it cannot."""
+        widths = self.widths(console.options.max_width, fold=True)
+        if widths is None:
+            return False
+        console.print(Segments(self.segments(console, widths)))
+        return True
+
+    def print(self, console: Console, long: int | None = None) -> None:
+        """Print the table: drawn here where that is exact, else by Rich itself; past
+        `long` rows, with folded payments rather than by Rich (seconds for thousands)."""
+        if self.draw(console):
+            return
+        if long is not None and len(self.rows) > long and self.draw_folded(console):
+            return
+        console.print(self.rich())
 
     def rich(self) -> RichTable:
         """The same table as Rich's own."""
@@ -173,6 +225,7 @@ class Grid:
         return table
 
     def segments(self, console: Console, widths: list[int]) -> list[Segment]:
+        self._drawn: dict[tuple[object, ...], list[Segment]] = {}  # a history repeats cells
         box = self.box.substitute(console.options, safe=console.safe_box)
         line = Segment.line()
         out: list[Segment] = []
@@ -193,7 +246,10 @@ class Grid:
                 if last
                 else (box.mid_left, box.mid_vertical, box.mid_right)
             )
-            out += self._line(console, row.cells, widths, null, *edges)
+            folded = [fold(cell, width - 2) for cell, width in zip(row.cells, widths, strict=True)]
+            for n in range(max(len(lines) for lines in folded)):
+                cells = [lines[n] if n < len(lines) else "" for lines in folded]
+                out += self._line(console, cells, widths, null, *edges)
             if row.end_section and not last:
                 out += [separator, line]
         out += [Segment(box.get_bottom(widths)), line]
@@ -213,9 +269,51 @@ class Grid:
         for i, (cell, width) in enumerate(zip(cells, widths, strict=True)):
             if i:
                 out.append(Segment(vertical))
-            out += cell_segments(console, cell, width, self.justify[i], style)
+            key = (tuple(cell) if isinstance(cell, list) else cell, width, i, style)
+            drawn = self._drawn.get(key)
+            if drawn is None:
+                segments = cell_segments(console, cell, width, self.justify[i], style)
+                drawn = self._drawn[key] = plain_joined(segments)
+            out += drawn
         out += [Segment(right), Segment.line()]
-        return out
+        return plain_joined(out)  # a dozen pieces a line: the cells' own are joined already
+
+
+def plain_joined(segments: list[Segment]) -> list[Segment]:
+    """Neighbouring unstyled segments as one: they print the same bytes either way, and
+    a history of thousands of lines prints faster with fewer."""
+    out: list[Segment] = []
+    plain: list[str] = []
+    for segment in segments:
+        if segment.style or segment.control:
+            if plain:
+                out.append(Segment("".join(plain)))
+                plain = []
+            out.append(segment)
+        else:
+            plain.append(segment.text)
+    if plain:
+        out.append(Segment("".join(plain)))
+    return out
+
+
+def fold(cell: Cell, width: int) -> list[Cell]:
+    """A cell's lines: a payments cell's parts packed onto lines `width` wide, in order."""
+    if not isinstance(cell, list) or _width(cell) <= width:
+        return [cell]
+    lines: list[Cell] = [[]]
+    used = 0
+    for part in cell:
+        size = markup(part).cell_len
+        line = lines[-1]
+        assert isinstance(line, list)
+        if line and used + PARTS_GAP + size > width:
+            lines.append([part])
+            used = size
+        else:
+            used += (PARTS_GAP if line else 0) + size
+            line.append(part)
+    return lines
 
 
 def cell_segments(

@@ -8,12 +8,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from decimal import Decimal
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from rich.cells import cell_len
 from rich.console import Console
 from rich.table import Table as RichTable
 
+from napledger.cli.grid import CACHED
 from napledger.history import ScoredDeal
 from napledger.ledger import POT
 from napledger.money import chips_money, money_text
@@ -46,6 +48,7 @@ def styled(chips: int, text: str | None = None) -> str:
     return f"[green]{text}[/]" if chips > 0 else f"[red]{text}[/]" if chips < 0 else text
 
 
+@lru_cache(maxsize=CACHED)  # a long history escapes the same few names thousands of times
 def esc(text: str) -> str:
     from rich.markup import escape
 
@@ -310,6 +313,9 @@ def _stamp(d: ScoredDeal) -> datetime:
     return d.recorded_at
 
 
+LONG_HISTORY = 200  # rows of `hands`
+
+
 def roster_line(change: RosterChange) -> str:
     if change.kind == "leave":
         return f"[italic]{esc(change.player)} leaves the table[/]"
@@ -384,7 +390,9 @@ def hand_list(history: History) -> None:
                 "",
                 "",
             )
-    grid.print(console)
+    # Past a few screenfuls a long evening is drawn without Rich's layout even where a
+    # deal's payments must fold onto more lines (README: Performance).
+    grid.print(console, long=LONG_HISTORY)
 
 
 # --- settling up ----------------------------------------------------------------
