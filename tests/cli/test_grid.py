@@ -97,3 +97,20 @@ def test_histories_are_drawn_as_rich_draws_them(seed):
         assert same is not False
         drawn += same is True
     assert drawn > 10
+
+
+def test_a_long_history_too_wide_for_the_terminal_folds_its_payments_whole():
+    grid = Grid("friday: deals", ["#", "dealer", "bid", "outcome", "payments", "pot"])
+    paid = [f"{name} [green]+{n}[/]" for n, name in enumerate(NAMES[:6], 10)]
+    for number in range(1, 301):
+        grid.add_row(str(number), "Ann", "Ann nap", "made (5 tricks)", paid, "0")
+    console = Console(file=io.StringIO(), width=70, no_color=True, highlight=False)
+    assert not grid.draw(console)  # Rich would fold them: not the exact case
+    assert grid.draw_folded(console)
+    lines = console.file.getvalue().splitlines()  # type: ignore[attr-defined]
+    assert all(cell_len(line) == 70 for line in lines[1:])
+    payments = " ".join(line.split("│")[5] for line in lines if line.startswith("│"))
+    for part in ("Ann +10", "Ben +11", "Cat +12", "Dan +13", "Eve +14", "Bartholomew +15"):
+        assert payments.count(part) == 300  # never parted from its amount
+    numbers = [line.split("│")[1].strip() for line in lines if line.startswith("│")]
+    assert [n for n in numbers if n] == [str(n) for n in range(1, 301)]
