@@ -53,9 +53,16 @@ from napledger.money import places
 from napledger.options import DealOptions, make_deal
 from napledger.rules import Deal, Rules
 from napledger.store.book import Book, session_info, still_open
-from napledger.store.db import OpenedFile, describe, make_engine, resolve_url, transaction
+from napledger.store.db import (
+    APPLIED,
+    OpenedFile,
+    describe,
+    make_engine,
+    resolve_url,
+    transaction,
+)
 from napledger.store.models import SessionRow
-from napledger.store.schema import pending, upgrade
+from napledger.store.schema import MIGRATIONS, pending, upgrade
 from napledger.store.views import (
     Closed,
     ClosePlan,
@@ -163,6 +170,10 @@ def up_to_date(connection: Connection) -> bool:
     connection), and an upgrade is made on a connection of its own.
     """
     if connection.info.get(SCHEMA_CHECKED):
+        return True
+    found = connection.info.pop(APPLIED, None)  # read as the connection opened (SQLite)
+    if found is not None and set(found) == {name for name, _ in MIGRATIONS}:
+        connection.info[SCHEMA_CHECKED] = True
         return True
     if pending(connection):
         return False
