@@ -22,10 +22,10 @@ BUSY_TIMEOUT_MS = 30_000  # a second terminal waits for the first, it never sees
 # commit, so a deal reported saved survives a power cut (NORMAL may lose the last few).
 # What it costs a deal is in benchmarks/bench_cli.py.
 SYNCHRONOUS = "FULL"
-APPLIED = "napledger_applied"  # a connection's info: the migrations found as it opened
 UNIQUE_VIOLATION = "23505"  # PostgreSQL's SQLSTATE for a duplicate key
 # SQLite's extended result codes for a duplicate key (Python 3.11 names them).
 SQLITE_DUPLICATES = ("SQLITE_CONSTRAINT_UNIQUE", "SQLITE_CONSTRAINT_PRIMARYKEY")
+APPLIED = "napledger_applied"  # a connection's info: the migrations found as it opened
 
 
 class OpenedFile:
