@@ -15,6 +15,7 @@ from napledger.cli.errors import NapGroup, error_line
 from napledger.errors import NapError
 
 if TYPE_CHECKING:
+    from napledger.store.api import Transaction
     from napledger.store.views import TableView
 
 LEAVE = ("quit", "exit")
@@ -63,6 +64,15 @@ class Loop:
                 self._view = None  # no database or no current session yet: commands still work
             self.stale = False
         return self._view
+
+    def saw(self, tx: "Transaction") -> None:
+        """A line's change went well: what the prompt and the short forms need next is read
+        in its own transaction, before it commits, not in a second one."""
+        try:
+            self._view = tx.session(self.session).view()
+        except NapError:
+            return  # no current session (say): read again before the next line
+        self.stale = False
 
     def prompt(self) -> str:
         v = self.view()
@@ -167,12 +177,14 @@ class Loop:
         if self.run_state.db is not None:
             # The evening's database, whatever NAPLEDGER_DB says (a line may still name another).
             argv = ["--db", self.run_state.db, *argv]
+        self.stale = True  # until a change made by this line says how the table stands
         try:
             self.group.main(argv, prog_name="napledger", obj=self.run_state)
         except SystemExit as stop:
-            self.failed += 1 if stop.code else 0
+            if stop.code:
+                self.failed += 1
+                self.stale = True  # the change may have been rolled back after all
         finally:
-            self.stale = True
             sys.stdout.flush()
 
     def expecting(self, argv: list[str]) -> list[str]:
@@ -225,8 +237,9 @@ class Loop:
 @app.command()
 def play(ctx: typer.Context, session: SessionOpt = None) -> None:
     """Table mode: type deals and commands line after line (`help` inside lists the forms)."""
-    ctx.find_root().obj.database(ctx)  # opened once here, closed as `play` ends
+    database = ctx.find_root().obj.database(ctx)  # opened once here, closed as `play` ends
     loop = Loop(ctx, session)
+    database.before_commit.append(loop.saw)
     if session is not None:
         load_view(ctx, session)  # a session that does not exist is refused before the loop
     if sys.stdin is None:  # started with its input closed (`<&-`): nothing to read

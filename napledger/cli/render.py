@@ -7,12 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from rich.cells import cell_len
 from rich.console import Console
 from rich.table import Table as RichTable
 
+from napledger.cli.grid import CACHED
 from napledger.history import ScoredDeal
 from napledger.ledger import POT
 from napledger.money import chips_money, money_text
@@ -43,6 +45,7 @@ def styled(chips: int, text: str | None = None) -> str:
     return f"[green]{text}[/]" if chips > 0 else f"[red]{text}[/]" if chips < 0 else text
 
 
+@lru_cache(maxsize=CACHED)  # a long history escapes the same few names thousands of times
 def esc(text: str) -> str:
     from rich.markup import escape
 
@@ -90,11 +93,15 @@ def variant(rules: Rules) -> None:
 def scoreboard(t: Scoreboard, footer: bool = True) -> None:
     currency = t.session.currency
     title = f"{t.session.name} · {t.rules.title} · {t.hands} deal{'' if t.hands == 1 else 's'}"
+    from napledger.cli.grid import Grid
+
     # As wide as its title, so the title never wraps above three narrow columns.
-    grid = RichTable(title=esc(title), min_width=cell_len(title) + 4)
-    grid.add_column("player")
-    grid.add_column("chips", justify="right")
-    grid.add_column(f"money {esc(currency)}".strip(), justify="right")
+    grid = Grid(
+        esc(title),
+        ["player", "chips", f"money {esc(currency)}".strip()],
+        ["left", "right", "right"],
+        min_width=cell_len(title) + 4,
+    )
     for player in sorted(t.players, key=lambda p: (-t.chips[p], t.players.index(p))):
         chips = t.chips[player]
         away = "" if player in t.seating or t.session.closed_at else " (left)"
@@ -105,7 +112,7 @@ def scoreboard(t: Scoreboard, footer: bool = True) -> None:
         )
     if t.pot or t.rules.has_pot:
         grid.add_row("[italic]pot[/]", str(t.pot), chips_money(t.pot, t.chip_value, currency))
-    console.print(grid)
+    grid.print(console)  # drawn as Rich would, without its cost in every deal of `play`
     if t.next_dealer:
         console.print(f"Next to deal: [bold]{esc(t.next_dealer)}[/]")
     elif t.session.closed_at and footer:
@@ -210,6 +217,9 @@ def closed(done: Closed) -> None:
     scoreboard(done.scoreboard, footer=False)  # the line above already says where the pot went
 
 
+LONG_HISTORY = 200  # rows of `hands`
+
+
 def roster_line(change: RosterChange) -> str:
     if change.kind == "leave":
         return f"[italic]{esc(change.player)} leaves the table[/]"
@@ -219,13 +229,12 @@ def roster_line(change: RosterChange) -> str:
 def hand_list(history: History) -> None:
     """The history's timeline drawn: every deal, each join and leave, and each close (one
     taken back by `reopen` greyed), in the order the history gives them."""
-    from rich.columns import Columns
-    from rich.text import Text
+    from napledger.cli.grid import Grid
 
     t = history.scoreboard
-    grid = RichTable(title=f"{esc(t.session.name)}: deals")
-    for column in ("#", "dealer", "bid", "outcome", "payments", "pot"):
-        grid.add_column(column)
+    grid = Grid(
+        f"{esc(t.session.name)}: deals", ["#", "dealer", "bid", "outcome", "payments", "pot"]
+    )
 
     def close_row(close: CloseRecord) -> None:
         where = {"split": "split", "carry": "carried"}.get(close.pot_to, f"to {close.pot_to}")
@@ -272,16 +281,8 @@ def hand_list(history: History) -> None:
                     + (f" — {deal.note}" if deal.note else "")
                 ),
                 # Each payment wraps as a whole: a name is never parted from its amount.
-                Columns(
-                    [
-                        Text.from_markup(part)
-                        for part in payment_parts(
-                            d.entries,
-                            t.players,
-                            {a for x in d.transfers for a in (x.payer, x.payee)},
-                        )
-                    ],
-                    padding=(0, 3),
+                payment_parts(
+                    d.entries, t.players, {a for x in d.transfers for a in (x.payer, x.payee)}
                 ),
                 str(d.stored_pot_after),
             )
@@ -294,7 +295,9 @@ def hand_list(history: History) -> None:
                 "",
                 "",
             )
-    console.print(grid)
+    # Past a few screenfuls a long evening is drawn without Rich's layout even where a
+    # deal's payments must fold onto more lines (README: Performance).
+    grid.print(console, long=LONG_HISTORY)
 
 
 # --- settling up ----------------------------------------------------------------

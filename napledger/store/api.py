@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import sys
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime
 from decimal import Decimal
@@ -57,9 +57,16 @@ from napledger.options import DealOptions, make_deal
 from napledger.rules import Deal, Rules
 from napledger.rules.scoring import describe as describe_deal
 from napledger.store.book import Book, session_info, still_open
-from napledger.store.db import OpenedFile, describe, make_engine, resolve_url, transaction
+from napledger.store.db import (
+    APPLIED,
+    OpenedFile,
+    describe,
+    make_engine,
+    resolve_url,
+    transaction,
+)
 from napledger.store.models import SessionRow
-from napledger.store.schema import pending, upgrade
+from napledger.store.schema import MIGRATIONS, pending, upgrade
 from napledger.store.views import (
     Closed,
     ClosePlan,
@@ -74,7 +81,7 @@ from napledger.store.views import (
 )
 
 if TYPE_CHECKING:
-    from sqlalchemy.engine import Engine
+    from sqlalchemy.engine import Connection, Engine
 
     from napledger.export.data import SessionExport
     from napledger.store.verify import Report
@@ -92,6 +99,9 @@ class Database:
         # The file the first engine opened: every later engine and transaction must find it.
         self._opened = OpenedFile()
         self._lock = threading.Lock()  # requests of a server may race to make an engine
+        # Called with each writing transaction that went well, inside it, before it commits:
+        # `play` reads what its prompt needs in the deal's own transaction.
+        self.before_commit: list[Callable[[Transaction], None]] = []
 
     def __enter__(self) -> Database:
         return self
@@ -134,10 +144,14 @@ class Database:
         # Up to date, as nearly always: the command runs in this very transaction.
         behind = False
         with transaction(engine) as session:
-            if pending(session.connection()):
+            if not up_to_date(session.connection()):
                 behind = True
             else:
-                yield Transaction(Book(session), write)
+                tx = Transaction(Book(session), write)
+                yield tx
+                if write:
+                    for see in self.before_commit:
+                        see(tx)
         if behind:
             if not upgrade:
                 raise NapError(
@@ -147,6 +161,28 @@ class Database:
             bring_up_to_date(self.url, self._opened)
             with transaction(engine) as session:
                 yield Transaction(Book(session), write)
+
+
+SCHEMA_CHECKED = "napledger_schema_checked"
+
+
+def up_to_date(connection: Connection) -> bool:
+    """No migration pending (else a `NapError` if a newer napledger wrote the file).
+
+    Asked once per database connection, not per transaction: a connection that found
+    the schema current keeps the answer (SQLAlchemy's `info` lives as long as the DBAPI
+    connection), and an upgrade is made on a connection of its own.
+    """
+    if connection.info.get(SCHEMA_CHECKED):
+        return True
+    found = connection.info.pop(APPLIED, None)  # read as the connection opened (SQLite)
+    if found is not None and set(found) == {name for name, _ in MIGRATIONS}:
+        connection.info[SCHEMA_CHECKED] = True
+        return True
+    if pending(connection):
+        return False
+    connection.info[SCHEMA_CHECKED] = True
+    return True
 
 
 def bring_up_to_date(url: str, opened: OpenedFile | None = None) -> None:
@@ -338,9 +374,9 @@ class SessionAPI:
                 return done
         fresh = Deal(seated=b.seating(row), dealer=b.dealer_now(row), dealer_named=False)
         deal = make_deal(options, b.rules(row), fresh, b.everyone(row))
-        deal_row, transfers = b.record(row, deal)
+        number, transfers = b.record(row, deal)
         # The deal just recorded is the last live one: its dealer gives the next.
-        return DealResult(deal_row.number, 1, deal, postings(transfers), b.table(row, deal))
+        return DealResult(number, 1, deal, postings(transfers), b.table(row, deal))
 
     def _recorded_already(
         self, row: SessionRow, options: DealOptions, number: int

@@ -9,10 +9,10 @@ from __future__ import annotations
 import difflib
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from decimal import Decimal
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import Integer, cast, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
@@ -39,6 +39,7 @@ from napledger.store.models import (
     SessionRow,
     now,
 )
+from napledger.store.models import balances as balances_table
 from napledger.store.views import ClosePlan, CloseRecord, Scoreboard, SessionInfo
 
 __all__ = ["Book", "cached_rules", "deal_from_json", "deal_to_json", "whole_number"]
@@ -53,6 +54,11 @@ P = Player.__table__.c  # type: ignore[attr-defined]
 R = RosterRow.__table__.c  # type: ignore[attr-defined]
 M = Meta.__table__.c  # type: ignore[attr-defined]
 C = CloseRow.__table__.c  # type: ignore[attr-defined]
+B = balances_table.c
+# Rows are written through the tables themselves: an ORM entity's bulk insert costs a deal
+# about half a millisecond more, for nothing the book uses.
+DEALS = DealRevision.__table__  # type: ignore[attr-defined]
+ENTRIES = Entry.__table__  # type: ignore[attr-defined]
 
 
 def whole_number(text: str) -> int | None:
@@ -64,9 +70,37 @@ def whole_number(text: str) -> int | None:
     return number if number <= MAX_ID else -1
 
 
+@dataclass(frozen=True)
+class Latest:
+    """Where a session's deals stand: what the next deal and the scoreboard need."""
+
+    number: int  # the highest deal number given (0: none yet); voided ones count
+    live: Deal | None  # the record of the last live deal (None: no live deal)
+    voided: int  # deal numbers voided: every number is live or voided, so N - voided are live
+
+
 class Book:
+    """The book inside one transaction.
+
+    What a command reads twice within its transaction (the current session, its row,
+    where its deals stand, its totals) is read once: nobody else can change it meanwhile
+    (a writer holds the write lock; a reader sees one snapshot), and every change made
+    here updates or forgets what was kept.
+    """
+
     def __init__(self, db: Session) -> None:
         self.db = db
+        self._current: int | None = None
+        self._rows: dict[int, SessionRow] = {}  # sessions found, by id
+        self._keys: dict[str, int] = {}  # ... their ids by folded name
+        self._locked: set[int] = set()  # ... and of those, the ones found for update
+        self._latest: dict[int, Latest] = {}
+        self._totals_kept: dict[int, dict[str, int]] = {}
+
+    def _forget(self, row: SessionRow) -> None:
+        """After a change to a session's deals or entries other than a new deal."""
+        self._latest.pop(row.id or 0, None)
+        self._totals_kept.pop(row.id or 0, None)
 
     # --- sessions -------------------------------------------------------------
 
@@ -74,32 +108,49 @@ class Book:
         return list(self.db.execute(select(SessionRow).order_by(S.id)).scalars())
 
     def current_id(self) -> int | None:
-        # A plain column query: an ORM `get` costs a one-shot command several ms to set up.
-        value = self.db.execute(select(M.value).where(M.key == CURRENT)).scalar()
-        return int(value) if value is not None else None
+        if self._current is None:
+            # A plain column query: an ORM `get` costs a one-shot command several ms to set up.
+            value = self.db.execute(select(M.value).where(M.key == CURRENT)).scalar()
+            self._current = int(value) if value is not None else None
+        return self._current
 
     def set_current(self, row: SessionRow) -> None:
         upsert(self.db, Meta, {"key": CURRENT, "value": str(row.id)}, ["key"], ["value"])
+        self._current = row.id
 
     def find(self, ref: str | None, lock: bool = False) -> SessionRow:
         """A session by id or name; without one, the current session."""
+        number = None if ref is None else whole_number(ref)
+        if ref is None and self._current is not None:
+            number = self._current
+        elif ref is not None and number is None:
+            number = self._keys.get(fold(ref))
+        if number in self._rows and (number in self._locked or not lock):
+            return self._rows[number]
         query = select(SessionRow)
-        if ref is None:
-            current = self.current_id()
-            if current is None:
-                raise NapError(
-                    "no current session; start one with `napledger new` or pick one with `use`"
-                )
-            query = query.where(S.id == current)
-        elif (number := whole_number(ref)) is not None:
-            query = query.where(S.id == number)
+        if ref is None and number is None:
+            # The current session's row in one query (the usual case), its id from meta.
+            current = select(M.value).where(M.key == CURRENT).scalar_subquery()
+            query = query.where(S.id == cast(current, Integer))
+        elif ref is not None and whole_number(ref) is not None:
+            query = query.where(S.id == whole_number(ref))
         else:
-            query = query.where(S.key == fold(ref))
+            query = query.where(S.key == fold(ref or ""))
         if lock:
             query = query.with_for_update()
         row = self.db.execute(query).scalars().first()
         if row is None:
+            if ref is None and self.current_id() is None:
+                raise NapError(
+                    "no current session; start one with `napledger new` or pick one with `use`"
+                )
             raise NapError(f"no session {ref!r}; `napledger sessions` lists them")
+        if ref is None:
+            self._current = row.id
+        self._rows[row.id or 0] = row
+        self._keys[row.key] = row.id or 0
+        if lock:
+            self._locked.add(row.id or 0)
         return row
 
     def find_many(self, refs: Iterable[str | None]) -> list[SessionRow]:
@@ -213,24 +264,49 @@ class Book:
         return tuple(json.loads(row.seating_json))
 
     def pot(self, row: SessionRow) -> int:
-        total = self.db.execute(
-            select(func.coalesce(func.sum(E.chips), 0)).where(
-                E.session_id == row.id, E.account == POT
-            )
-        ).scalar_one()
-        return int(row.opening_pot + total)
+        return row.opening_pot + self._totals(row).get(POT, 0)
 
     def chips(self, row: SessionRow) -> dict[str, int]:
-        totals = self._totals(row)
+        totals = dict(self._totals(row))
         totals.pop(POT, None)
         return totals
 
     def _totals(self, row: SessionRow) -> dict[str, int]:
-        """Every account's chips in the session, the pot's included (without its opening)."""
-        query = (
-            select(E.account, func.sum(E.chips)).where(E.session_id == row.id).group_by(E.account)
+        """Every account's chips in the session, the pot's included (without its opening):
+        the balances the database keeps beside the entries, a row per account."""
+        kept = self._totals_kept.get(row.id or 0)
+        if kept is None:
+            query = select(B.account, B.chips).where(B.session_id == row.id)
+            kept = {account: int(chips) for account, chips in self.db.execute(query).all()}
+            self._totals_kept[row.id or 0] = kept
+        return kept
+
+    def latest(self, row: SessionRow) -> Latest:
+        """Where the session's deals stand, in one query (two when the last deal is voided)."""
+        known = self._latest.get(row.id or 0)
+        if known is not None:
+            return known
+        voided = (
+            select(func.count())
+            .where(D.session_id == row.id, D.status == "voided")
+            .scalar_subquery()
         )
-        return {account: int(total) for account, total in self.db.execute(query).all()}
+        top = self.db.execute(
+            select(D.number, D.status, D.record_json, voided)
+            .where(D.session_id == row.id)
+            .order_by(D.number.desc(), D.revision.desc())
+            .limit(1)
+        ).first()
+        if top is None:
+            known = Latest(0, None, 0)
+        else:
+            number, status, record, count = top
+            if status != "live":
+                last = self.last_live(row)
+                record = last.record_json if last else None
+            known = Latest(number, deal_from_json(record) if record else None, count)
+        self._latest[row.id or 0] = known
+        return known
 
     def last_live(self, row: SessionRow) -> DealRevision | None:
         query = (
@@ -242,8 +318,8 @@ class Book:
         return self.db.execute(query).scalars().first()
 
     def dealer_now(self, row: SessionRow) -> str:
-        last = self.last_live(row)
-        return self.dealer_after(row, deal_from_json(last.record_json).dealer if last else None)
+        last = self.latest(row).live
+        return self.dealer_after(row, last.dealer if last else None)
 
     def dealer_after(self, row: SessionRow, dealer: str | None) -> str:
         """Who deals next when `dealer` dealt the last live deal (None: no deal yet)."""
@@ -262,12 +338,9 @@ class Book:
         seating = self.seating(row)
         players = self.everyone(row)
         chips = self._totals(row)  # one query for the players and the pot
-        pot = row.opening_pot + chips.pop(POT, 0)
-        hands = self.db.execute(
-            select(func.count())
-            .select_from(DealRevision)
-            .where(D.session_id == row.id, D.status == "live")
-        ).scalar_one()
+        pot = row.opening_pot + chips.get(POT, 0)
+        latest = self.latest(row)
+        hands = latest.number - latest.voided
         return Scoreboard(
             session=session_info(row),
             rules=self.rules(row),
@@ -314,38 +387,47 @@ class Book:
 
     def next_number(self, row: SessionRow) -> int:
         """The number the next deal gets: voided numbers are never given again."""
-        last = self.db.execute(
-            select(func.coalesce(func.max(D.number), 0)).where(D.session_id == row.id)
-        ).scalar_one()
-        return int(last) + 1
+        return self.latest(row).number + 1
 
-    def record(self, row: SessionRow, deal: Deal) -> tuple[DealRevision, list[Transfer]]:
-        pot = self.pot(row)
+    def record(self, row: SessionRow, deal: Deal) -> tuple[int, list[Transfer]]:
+        """A new deal at the end: its number and what it paid. What the scoreboard reads
+        next (the totals, where the deals stand) is kept up to date, not read again."""
+        latest = self.latest(row)
+        totals = self._totals(row)
+        pot = row.opening_pot + totals.get(POT, 0)
         rules = self.rules(row)
-        after_pass = False
-        if rules.settings.pass_doubles:  # only then does the deal before matter
-            last = self.last_live(row)
-            after_pass = last is not None and deal_from_json(last.record_json).bid is None
+        # Only with pass_doubles does the deal before matter.
+        after_pass = bool(rules.settings.pass_doubles and latest.live and latest.live.bid is None)
         transfers = score_deal(rules, deal, pot, after_pass)
-        deal_row = DealRevision(
-            session_id=row.id,  # type: ignore[arg-type]  # flushed rows have ids
-            number=self.next_number(row),
-            record_json=deal_to_json(deal),
-            pot_after=pot + postings(transfers).get(POT, 0),
-        )
-        self.db.add(deal_row)
-        self.db.flush()
-        self._post(row, deal_row.id, transfers)
-        return deal_row, transfers
+        changes = postings(transfers)
+        number = latest.number + 1
+        deal_id = self.db.execute(
+            insert(DEALS)
+            .values(
+                session_id=row.id,
+                number=number,
+                revision=1,
+                status="live",
+                record_json=deal_to_json(deal),
+                pot_after=pot + changes.get(POT, 0),
+                recorded_at=now(),
+            )
+            .returning(D.id)
+        ).scalar_one()
+        self._post(row, deal_id, transfers)
+        self._latest[row.id or 0] = Latest(number, deal, latest.voided)
+        self._totals_kept[row.id or 0] = balances_after(totals, changes)
+        return number, transfers
 
     def _post(self, row: SessionRow, deal_id: int | None, transfers: Iterable[Transfer]) -> None:
+        self._totals_kept.pop(row.id or 0, None)
         rows = [
             {"session_id": row.id, "deal_id": deal_id, "account": account, "chips": chips}
             for account, chips in postings(transfers).items()
             if chips
         ]
         if rows:
-            self.db.execute(insert(Entry), rows)
+            self.db.execute(insert(ENTRIES), rows)
 
     def deal(self, row: SessionRow, number: int) -> DealRevision:
         found = (
@@ -392,6 +474,7 @@ class Book:
     def void(self, row: SessionRow, number: int) -> DealRevision:
         target = self.deal(row, number)
         target.status = "voided"
+        self._forget(row)
         self.db.flush()
         self.rederive(row, number)
         return target
@@ -405,6 +488,7 @@ class Book:
     def amend(self, row: SessionRow, number: int, deal: Deal) -> DealRevision:
         old = self.deal(row, number)
         old.status = "replaced"
+        self._forget(row)
         self.db.flush()
         new = DealRevision(
             session_id=row.id,  # type: ignore[arg-type]  # flushed rows have ids
@@ -424,6 +508,7 @@ class Book:
         Only deals whose postings or pot really changed are written, so correcting deal 1
         of a long evening costs one re-scoring in memory, not a rewrite of the evening.
         """
+        self._forget(row)
         live = [
             DealRecord(*columns)
             for columns in self.db.execute(
@@ -452,7 +537,7 @@ class Book:
             for account, chips in entries.items()
         ]
         if rows:
-            self.db.execute(insert(Entry), rows)
+            self.db.execute(insert(ENTRIES), rows)
         moved = [
             {"id": d.id, "pot_after": s.pot_after} for d, s in later if d.pot_after != s.pot_after
         ]
@@ -591,6 +676,7 @@ class Book:
             raise NapError(
                 f"the pot of {row.name!r} was carried into {taken[0]!r}, so it cannot be reopened"
             )
+        self._forget(row)
         self.db.execute(delete(Entry).where(E.session_id == row.id, E.deal_id.is_(None)))
         self.db.execute(
             update(CloseRow)
@@ -600,6 +686,16 @@ class Book:
         row.pot_to = None
         row.closed_at = None
         return row
+
+
+def balances_after(totals: dict[str, int], changes: dict[str, int]) -> dict[str, int]:
+    """Each account's chips once `changes` are posted (an account at nought keeps its row,
+    as the database's balances do while it has entries)."""
+    after = dict(totals)
+    for account, chips in changes.items():
+        if chips:
+            after[account] = after.get(account, 0) + chips
+    return after
 
 
 def still_open(row: SessionRow) -> SessionRow:

@@ -28,6 +28,7 @@ CHANGES_CHANNEL = "napledger_changes"
 UNIQUE_VIOLATION = "23505"  # PostgreSQL's SQLSTATE for a duplicate key
 # SQLite's extended result codes for a duplicate key (Python 3.11 names them).
 SQLITE_DUPLICATES = ("SQLITE_CONSTRAINT_UNIQUE", "SQLITE_CONSTRAINT_PRIMARYKEY")
+APPLIED = "napledger_applied"  # a connection's info: the migrations found as it opened
 
 
 class OpenedFile:
@@ -206,7 +207,7 @@ def _sqlite_transactions(engine: Engine, path: str, write: bool, opened: OpenedF
     # pysqlite's own transaction handling begins late and deferred; take it over so that a
     # writing command holds the write lock from its first read (no lost update, no deadlock).
     @event.listens_for(engine, "connect")
-    def _connect(dbapi_connection: Any, _record: Any) -> None:
+    def _connect(dbapi_connection: Any, record: Any) -> None:
         dbapi_connection.isolation_level = None
         # Before anything is set or written: a replaced file gets not even the WAL switch.
         opened.remember(path)
@@ -214,6 +215,11 @@ def _sqlite_transactions(engine: Engine, path: str, write: bool, opened: OpenedF
         cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         cursor.execute("PRAGMA foreign_keys = ON")
         tables = {row[0] for row in cursor.execute("SELECT name FROM sqlite_master")}
+        if "schema_migrations" in tables:
+            # Read here, in plain SQL, for the schema check of the connection's first
+            # transaction (api.up_to_date): a one-shot command compiles no query for it.
+            applied = cursor.execute("SELECT name FROM schema_migrations").fetchall()
+            record.info[APPLIED] = [row[0] for row in applied]
         if write and (not tables or "schema_migrations" in tables):
             # Only our own files: switching someone else's database to WAL would change it.
             cursor.execute("PRAGMA journal_mode = WAL")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import Index, UniqueConstraint, text
+from sqlalchemy import Column, ForeignKey, Index, Integer, String, Table, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
 
@@ -116,3 +116,15 @@ class CloseRow(SQLModel, table=True):
     status: str = "live"  # live, or voided by `reopen`
     closed_at: datetime = Field(default_factory=now)
     reopened_at: datetime | None = None
+
+
+# Each account's chips in one session: the sum of its entries, kept by the database's
+# triggers (migration 0007), never written by napledger itself. A plain table, not a
+# model class: nothing builds rows of it, and a command starts faster without one more.
+balances = Table(
+    "balances",
+    SQLModel.metadata,
+    Column("session_id", Integer, ForeignKey("sessions.id"), primary_key=True),
+    Column("account", String, primary_key=True),
+    Column("chips", Integer, nullable=False),
+)

@@ -223,6 +223,85 @@ def _covering_totals(connection: Connection) -> None:
     )
 
 
+# Each account's chips in a session, kept by the database as entries are written: a deal
+# reads its session's totals (and the pot) as a handful of rows, whatever the evening's
+# length. Triggers keep them, so no write of an entry (the book's, an upgrade's, a hand
+# fixing the file) can leave them behind; an account whose last entry goes loses its row,
+# as a GROUP BY over the entries would.
+_SQLITE_BALANCE_TRIGGERS = (
+    """CREATE TRIGGER entries_balance_insert AFTER INSERT ON entries BEGIN
+        INSERT INTO balances (session_id, account, chips)
+        VALUES (NEW.session_id, NEW.account, NEW.chips)
+        ON CONFLICT (session_id, account) DO UPDATE SET chips = chips + excluded.chips;
+    END""",
+    """CREATE TRIGGER entries_balance_delete AFTER DELETE ON entries BEGIN
+        UPDATE balances SET chips = chips - OLD.chips
+        WHERE session_id = OLD.session_id AND account = OLD.account;
+        DELETE FROM balances
+        WHERE session_id = OLD.session_id AND account = OLD.account AND NOT EXISTS (
+            SELECT 1 FROM entries WHERE session_id = OLD.session_id AND account = OLD.account
+        );
+    END""",
+    """CREATE TRIGGER entries_balance_update AFTER UPDATE OF session_id, account, chips
+    ON entries BEGIN
+        UPDATE balances SET chips = chips - OLD.chips
+        WHERE session_id = OLD.session_id AND account = OLD.account;
+        DELETE FROM balances
+        WHERE session_id = OLD.session_id AND account = OLD.account AND NOT EXISTS (
+            SELECT 1 FROM entries WHERE session_id = OLD.session_id AND account = OLD.account
+        );
+        INSERT INTO balances (session_id, account, chips)
+        VALUES (NEW.session_id, NEW.account, NEW.chips)
+        ON CONFLICT (session_id, account) DO UPDATE SET chips = chips + excluded.chips;
+    END""",
+)
+_POSTGRES_BALANCE_TRIGGERS = (
+    """CREATE OR REPLACE FUNCTION napledger_entries_balance() RETURNS trigger AS $$
+    BEGIN
+        IF TG_OP IN ('DELETE', 'UPDATE') THEN
+            UPDATE balances SET chips = chips - OLD.chips
+            WHERE session_id = OLD.session_id AND account = OLD.account;
+            DELETE FROM balances
+            WHERE session_id = OLD.session_id AND account = OLD.account AND NOT EXISTS (
+                SELECT 1 FROM entries WHERE session_id = OLD.session_id AND account = OLD.account
+            );
+        END IF;
+        IF TG_OP IN ('INSERT', 'UPDATE') THEN
+            INSERT INTO balances (session_id, account, chips)
+            VALUES (NEW.session_id, NEW.account, NEW.chips)
+            ON CONFLICT (session_id, account) DO UPDATE SET chips = balances.chips + EXCLUDED.chips;
+        END IF;
+        RETURN NULL;
+    END
+    $$ LANGUAGE plpgsql""",
+    """CREATE TRIGGER entries_balance AFTER INSERT OR DELETE OR UPDATE OF session_id, account, chips
+    ON entries FOR EACH ROW EXECUTE FUNCTION napledger_entries_balance()""",
+)
+
+
+def _balances(connection: Connection) -> None:
+    """Each session's totals per account, kept by triggers on the entries (see above) and
+    filled from the entries already there."""
+    meta = MetaData()
+    Table("sessions", meta, Column("id", Integer, primary_key=True))  # only for the foreign key
+    Table(
+        "balances",
+        meta,
+        Column("session_id", Integer, ForeignKey("sessions.id"), primary_key=True),
+        Column("account", String, primary_key=True),
+        Column("chips", Integer, nullable=False),
+    ).create(connection)
+    connection.execute(
+        text(
+            "INSERT INTO balances (session_id, account, chips) "
+            "SELECT session_id, account, SUM(chips) FROM entries GROUP BY session_id, account"
+        )
+    )
+    postgres = connection.dialect.name == "postgresql"
+    for statement in _POSTGRES_BALANCE_TRIGGERS if postgres else _SQLITE_BALANCE_TRIGGERS:
+        connection.execute(text(statement))
+
+
 MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("0001_initial", _initial),
     ("0002_one_live_revision", _one_live_revision),
@@ -230,6 +309,7 @@ MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("0004_closes", _closes),
     ("0005_currency_codes", _currency_codes),
     ("0006_covering_totals", _covering_totals),
+    ("0007_balances", _balances),
 ]
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from datetime import datetime
 from decimal import Decimal
+from itertools import groupby
+from operator import itemgetter
 
 from sqlalchemy import func, select
 from sqlmodel import Session
@@ -70,12 +72,14 @@ def lifetime(book: Book, since: datetime | None = None, until: datetime | None =
         .where(D.session_id.in_(chosen), D.status == "live")
         .order_by(D.session_id, D.number)
     )
-    by_session: dict[int, list[DealRecord]] = {}
-    for sid, *columns in db.execute(deals):
-        by_session.setdefault(sid, []).append(DealRecord(*columns))
-    for sid, records in by_session.items():
+    # Fetched at once through the connection (no ORM row handling), each record decoded
+    # once, in order per session.
+    rows = db.connection().execute(deals).all()
+    for sid, records in groupby(rows, key=itemgetter(0)):
         rules, _, _, opening_pot = facts[sid]
         # The stored pots (which verify vouches for): a deal is scored only if it took the pot.
-        for scored in score_history(rules, records, opening_pot, stored_pots=True):
+        for scored in score_history(
+            rules, (DealRecord(*r[1:]) for r in records), opening_pot, stored_pots=True
+        ):
             tally.deal(rules, scored)
     return tally.figures()

@@ -194,3 +194,38 @@ def test_commands_started_with_their_input_closed_give_one_line(nap):
     closed = run("close")  # no terminal to ask in: it closes, as a script would expect
     assert closed.returncode == 0 and closed.stderr == ""
     assert nap.json("table --json")["session"]["closed"]
+
+
+def test_a_deal_in_play_is_one_transaction_whatever_the_length_of_the_evening(nap):
+    from sqlalchemy import event
+    from sqlalchemy.engine import Engine
+
+    start(nap)
+    counted = {"transactions": 0, "statements": 0}
+
+    def began(*_):
+        counted["transactions"] += 1
+
+    def ran(*_):
+        counted["statements"] += 1
+
+    def play(deals: int) -> dict[str, int]:
+        counted.update(transactions=0, statements=0)
+        lines = ["nap ann 5", "3 ben made", "mis cat 1", "4 dan revoke eve", "3 eve failed"]
+        nap("play", input="".join(lines[i % len(lines)] + "\n" for i in range(deals)))
+        return dict(counted)
+
+    event.listen(Engine, "begin", began)
+    event.listen(Engine, "before_cursor_execute", ran)
+    try:
+        few, many = play(5), play(15)
+        play(40)
+        later = play(15)  # 60 deals on
+    finally:
+        event.remove(Engine, "begin", began)
+        event.remove(Engine, "before_cursor_execute", ran)
+    # Each deal line: one transaction (the prompt's view is read inside it), and no more
+    # statements late in the evening than early on.
+    assert many["transactions"] - few["transactions"] == 10
+    assert later == many
+    assert nap.json("table --json")["hands"] == 75

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
+from sqlalchemy import text
 
 from napledger.errors import NapError
 from napledger.ledger import POT, balances, imbalance, postings
@@ -52,27 +53,26 @@ def nonzero(entries):
     return {account: chips for account, chips in entries.items() if chips}
 
 
-def take(s: SessionAPI, kind: str, *args) -> None:
+def take(s: SessionAPI, kind: str, *args) -> object:
     seated = s.scoreboard().seating
 
     def options(bid: str, by: int, made: bool) -> DealOptions:
         return DealOptions(bid=bid, by=seated[by % len(seated)], made=made, failed=not made)
 
     if kind == "deal":
-        s.record(options(*args[0]))
-    elif kind == "pass":
-        s.pass_()
-    elif kind == "undo":
-        s.undo()
-    elif kind == "amend":
+        return s.record(options(*args[0])).scoreboard
+    if kind == "pass":
+        return s.pass_().scoreboard
+    if kind == "undo":
+        return s.undo().scoreboard
+    if kind == "amend":
         live = [d.number for d in s.history(with_roster=False).deals if d.live]
         which, deal = args
-        s.amend(live[which % len(live)] if live else 1, options(*deal))
-    elif kind == "close":
+        return s.amend(live[which % len(live)] if live else 1, options(*deal)).scoreboard
+    if kind == "close":
         (to,) = args
-        s.close(to if isinstance(to, str) else seated[to % len(seated)])
-    else:
-        s.reopen()
+        return s.close(to if isinstance(to, str) else seated[to % len(seated)]).scoreboard
+    return s.reopen()
 
 
 def snapshot(s: SessionAPI):
@@ -100,6 +100,16 @@ def check_the_money(s: SessionAPI) -> None:
     assert nonzero(dict(board.chips)) == nonzero({a: c for a, c in total.items() if a != POT})
     assert board.pot == board.session.opening_pot + total.get(POT, 0)
     assert sum(board.chips.values()) + board.pot == board.session.opening_pot
+    assert board.hands == len(live)
+    # The balances the database keeps are the entries' sums, account by account.
+    kept = s.book.db.execute(
+        text("SELECT account, chips FROM balances WHERE session_id = :s"), {"s": board.session.id}
+    ).all()
+    summed = s.book.db.execute(
+        text("SELECT account, SUM(chips) FROM entries WHERE session_id = :s GROUP BY account"),
+        {"s": board.session.id},
+    ).all()
+    assert sorted(kept) == sorted(summed)
     dealt = board.session.opening_pot + balances(d.entries for d in live).get(POT, 0)
     for close in closes:  # it took the pot the deals left, and left it only when carried
         assert close.pot == dealt
@@ -121,8 +131,10 @@ def test_every_step_of_an_evening_keeps_the_money_exact(variant, players, steps)
                 before = snapshot(tx.session("evening"))
             try:
                 with db.write() as tx:
-                    take(tx.session("evening"), kind, *args)
+                    told = take(tx.session("evening"), kind, *args)
                 event(f"{kind} done")
+                with db.read() as tx:  # what the change showed is what is now stored
+                    assert told == tx.session("evening").scoreboard()
             except NapError as refused:
                 event(f"{kind} refused: {str(refused)[:40]}")  # --hypothesis-show-statistics
                 with db.read() as tx:  # refused: the database is exactly as before

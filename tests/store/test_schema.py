@@ -40,13 +40,15 @@ def test_the_fixture_is_a_first_schema_ledger():
 
 
 def test_opening_an_old_ledger_upgrades_it_after_a_backup(nap, old_db, tmp_path, monkeypatch):
-    # What 0.1 showed, read through the code with only the first migration.
+    # What 0.1 showed, read through the code with only the first migration (and the
+    # balances, which this code reads the totals from).
     pristine = tmp_path / "pristine.db"
     shutil.copy(FIXTURE, pristine)
-    monkeypatch.setattr("napledger.store.schema.MIGRATIONS", MIGRATIONS[:1])
+    balances = next(m for m in MIGRATIONS if m[0] == "0007_balances")
+    monkeypatch.setattr("napledger.store.schema.MIGRATIONS", [MIGRATIONS[0], balances])
     monkeypatch.setenv("NAPLEDGER_DB", str(pristine))
     before = snapshot(nap)
-    assert migrations(pristine) == ["0001_initial"]
+    assert migrations(pristine) == ["0001_initial", "0007_balances"]
     monkeypatch.undo()
     monkeypatch.setenv("NAPLEDGER_DB", str(old_db))
     monkeypatch.setenv("NO_COLOR", "1")
