@@ -15,11 +15,12 @@ from napledger.errors import NapError
 PROGRESS_FROM = 2_000  # deals; a smaller export is done before a bar would be drawn
 
 
-def default_path(names: list[str]) -> Path:
+def default_path(names: list[str], day: date | None = None) -> Path:
+    """exports/DATE-NAME.xlsx, DATE the day the (first) session was played."""
     label = names[0] if len(names) == 1 else f"{len(names)}-sessions"
     # A name is the players' text: keep letters and digits of any script, nothing a path could use.
     slug = re.sub(r"[^\w]+", "-", label, flags=re.UNICODE).strip("-_")[:40] or "session"
-    return Path("exports") / f"{date.today():%Y-%m-%d}-{slug}.xlsx"
+    return Path("exports") / f"{day or date.today():%Y-%m-%d}-{slug}.xlsx"
 
 
 @app.command()
@@ -66,7 +67,10 @@ def export(
         if not rows:
             raise NapError("no sessions to export in that range")
         data = [tx.export_data(r) for r in rows]
-    path = output or default_path([r.name for r in rows])
+    started = min(s.created for s in data)
+    # The day in local time, as the Summary shows it.
+    played = (started.astimezone() if started.tzinfo else started).date()
+    path = output or default_path([r.name for r in rows], played)
     if output is None:
         path.parent.mkdir(exist_ok=True)
     total = sum(len(s.deals) for s in data)

@@ -88,3 +88,10 @@ class SessionExport:
     # Settings this game does not have, each with the reason; its value in ``settings``
     # is what the game does without it.
     absent: Mapping[str, str] = field(default_factory=dict)
+    opening_pot: int = 0  # chips carried in from an earlier session's pot
+    carried_from: str | None = None  # the name of that session
+    # How the pot left at the close: "split", "carry" or a player; None while open.
+    pot_to: str | None = None
+    carried_to: str | None = None  # the session that took the carried pot, if one has
+    # Chips the close paid each player out of the pot (none when carried or open).
+    close_shares: Mapping[str, int] = field(default_factory=dict)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from sqlalchemy import select
+
 from napledger.export.data import DealRow, LedgerRow, SessionExport, StakeRow
 from napledger.history import final_pot, score_history
 from napledger.ledger import POT, postings
@@ -11,6 +13,8 @@ from napledger.rules.load import rules_to_dict
 from napledger.rules.scoring import close_transfers, outcome
 from napledger.store.book import Book
 from napledger.store.models import SessionRow
+
+_S = SessionRow.__table__.c  # type: ignore[attr-defined]
 
 
 def session_export(book: Book, row: SessionRow) -> SessionExport:
@@ -24,11 +28,11 @@ def session_export(book: Book, row: SessionRow) -> SessionExport:
         for d in history
         for t in d.transfers
     ]
+    shares: dict[str, int] = {}
     if row.closed_at is not None and row.pot_to:
-        ledger += [
-            LedgerRow(None, 0, t.payer, t.payee, t.chips)
-            for t in close_transfers(final_pot(history, row.opening_pot), table.seating, row.pot_to)
-        ]
+        closing = close_transfers(final_pot(history, row.opening_pot), table.seating, row.pot_to)
+        ledger += [LedgerRow(None, 0, t.payer, t.payee, t.chips) for t in closing]
+        shares = {a: c for a, c in postings(closing).items() if a != POT}
     net, _, _ = book.net_money([row])
     rules_data = rules_to_dict(rules)
     settings = {k: "off" if v is None else v for k, v in rules_data["settings"].items()}
@@ -79,4 +83,23 @@ def session_export(book: Book, row: SessionRow) -> SessionExport:
         ],
         ledger=ledger,
         absent=rules_data["absent"],
+        opening_pot=row.opening_pot,
+        carried_from=_name(book, row.carried_from),
+        pot_to=row.pot_to if row.closed_at is not None else None,
+        carried_to=_carried_to(book, row),
+        close_shares=shares,
     )
+
+
+def _name(book: Book, session_id: int | None) -> str | None:
+    if session_id is None:
+        return None
+    found = book.db.execute(select(_S.name).where(_S.id == session_id)).first()
+    return found[0] if found else None
+
+
+def _carried_to(book: Book, row: SessionRow) -> str | None:
+    """The session that opened with this one's carried pot, if any has yet."""
+    query = select(_S.name).where(_S.carried_from == row.id)
+    found = book.db.execute(query).first()
+    return found[0] if found else None
