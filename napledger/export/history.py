@@ -222,13 +222,15 @@ class _SessionWriter:
         if session.opening_pot:
             source = f" from {session.carried_from}" if session.carried_from else ""
             self._pot_row(OPEN, f"pot of {session.opening_pot} carried in{source}", {}, ())
-        first = next((d for d in session.deals if d.status == "live"), None)
-        # Everyone at the first deal starts level, so each of their lines starts at zero.
         if self.series.first_row == 0:
             self.series.first_row = self.balance.rows + 1
-        self._balance_row(0, _seated(session, first))
+        started = False  # the start's point is written with the first live deal's seating
         for deal in session.deals:
             live = deal.status == "live"
+            if live and not started:
+                # Everyone at the first deal starts level: each of their lines starts at zero.
+                self._balance_row(0, _seated(session, deal))
+                started = True
             if live:
                 self.live += 1
                 moved = 0
@@ -253,8 +255,10 @@ class _SessionWriter:
                 signed=self.signed,
                 muted=not live,
             )
-            self.transfers.write_through(deal.number)
+            self.transfers.write_deal(deal)
             tick.deal_written()
+        if not started:
+            self._balance_row(0, session.players)
         self.left = self.pot
         if session.pot_to is not None:
             self._close()
@@ -372,25 +376,33 @@ class _Transfers:
         self._rows: Iterator[LedgerRow] = iter(session.ledger)
         self._next: LedgerRow | None = next(self._rows, None)
 
+    def write_deal(self, deal: DealRow) -> None:
+        """The transfers of ``deal`` and those listed for the deals up to it."""
+        for row in deal.ledger:
+            self._write(row)
+        self.write_through(deal.number)
+
+    def _write(self, row: LedgerRow) -> None:
+        session = self._session
+        self._sheet.append(
+            [
+                session.name,
+                CLOSE if row.deal is None else row.deal,
+                row.revision,
+                row.payer,
+                row.payee,
+                row.chips,
+                row.chips * session.chip_value,
+            ],
+            money=self._fmt,
+        )
+
     def write_through(self, deal: int | None) -> None:
         """Write the rows up to ``deal`` (all that are left when None), in their given order."""
-        session, value = self._session, self._session.chip_value
         while self._next is not None and (
             deal is None or (self._next.deal is not None and self._next.deal <= deal)
         ):
-            row = self._next
-            self._sheet.append(
-                [
-                    session.name,
-                    CLOSE if row.deal is None else row.deal,
-                    row.revision,
-                    row.payer,
-                    row.payee,
-                    row.chips,
-                    row.chips * value,
-                ],
-                money=self._fmt,
-            )
+            self._write(self._next)
             self._next = next(self._rows, None)
 
 
