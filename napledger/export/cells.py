@@ -31,6 +31,9 @@ _ILLEGAL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 # show as "A"; escaping the underscore (_x005F_) keeps what the person typed.
 _OOXML_ESCAPE = re.compile(r"_(x[0-9A-Fa-f]{4}_)")
 _MAX_TEXT = 32767  # Excel's limit for one cell
+# Text that openpyxl could take for something else (a formula, an error code) or that
+# needs cleaning; any other text is written as it is, which is much faster.
+_NEEDS_CARE = re.compile(r"^[=+\-@#]|[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]|_x")
 
 # (symbol, symbol goes first) for currencies people are likely to play for.
 _SYMBOLS = {
@@ -126,6 +129,9 @@ class CellMaker:
         if isinstance(value, Formula):
             return self.formula(value, fmt, font)
         if isinstance(value, str):
+            if font is None and align is None and len(value) <= _MAX_TEXT:
+                if not _NEEDS_CARE.search(value):
+                    return value  # plain text: openpyxl stores it as text as it is
             return self.text(clean_text(value), font=font, align=align)
         if isinstance(value, datetime):
             return self._styled(excel_datetime(value), fmt or DATETIME, font, align)
