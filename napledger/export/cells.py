@@ -129,9 +129,9 @@ class CellMaker:
         if isinstance(value, Formula):
             return self.formula(value, fmt, font)
         if isinstance(value, str):
-            if font is None and align is None and len(value) <= _MAX_TEXT:
-                if not _NEEDS_CARE.search(value):
-                    return value  # plain text: openpyxl stores it as text as it is
+            plain = font is None and align is None and len(value) <= _MAX_TEXT
+            if plain and not _NEEDS_CARE.search(value):
+                return value  # plain text: openpyxl stores it as text as it is
             return self.text(clean_text(value), font=font, align=align)
         if isinstance(value, datetime):
             return self._styled(excel_datetime(value), fmt or DATETIME, font, align)
