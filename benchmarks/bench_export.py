@@ -1,182 +1,244 @@
-"""How long, and how much memory, exporting one very long session takes.
+"""How long, and how much memory, the real `napledger export` of a long session takes,
+beside openpyxl's own write-only write of the very same cells.
 
-Run:  PYTHONPATH=. python benchmarks/bench_export.py [DEALS] [--tracemalloc]
+Run:  PYTHONPATH=. python benchmarks/bench_export.py [DEALS] [--db FILE]
 
-Builds DEALS synthetic deals (default 50,000) for six players, about one in
-twenty amended and one in fifty voided, with a ledger of every transfer, then
-writes the workbook with ``write_workbook`` and prints wall time and the
-process's peak resident set (ru_maxrss) before and after the write, the input
-data included. Then it times the floor: openpyxl in write-only mode writing
-the same cells (every deal, ledger and balance row, values only) with no logic,
-no styles and no tables, and prints the export's time relative to it, so the
-gap to what the library itself can do is visible. With --tracemalloc it writes
-once more under tracemalloc and prints the peak of Python allocations made by
-the write alone (slow: tracing costs several times the wall time). A figure to
-watch, not a timed test.
+Builds a SQLite database of one session of DEALS deals (default 50,000) for five
+players (about one in fifty voided, one in twenty amended), written straight into the
+tables the way `napledger hand` writes them (recording 50,000 deals one command at a
+time would take an hour). `--db FILE` keeps the database for the next run.
+
+Then, each in a fresh process of its own, measured side by side:
+- the export: `python -m napledger --db FILE export bench -o OUT.xlsx --force`, the
+  real command, reading the store, scoring the history and writing the workbook;
+- the floor: openpyxl in write-only mode writing the cells the export wrote (every
+  sheet's values and number formats, read back from its workbook beforehand and fed
+  from a file row by row), with no logic of ours.
+It prints the wall time and peak resident memory (ru_maxrss of each process, started
+from a small launcher so that it is the process's own) and the
+export's ratio to the floor in both. Targets: memory within 2x, time within 1.5x. A
+figure to watch, not a timed test.
 """
 
 from __future__ import annotations
 
+import os
+import pickle
 import random
-import resource
+import subprocess
 import sys
 import tempfile
 import time
-import tracemalloc
-from datetime import datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
 
-from openpyxl import Workbook
-
-from napledger.export.data import DealRow, LedgerRow, SessionExport, StakeRow
-from napledger.export.workbook import write_workbook
-
-PLAYERS = ("Ann", "Bob", "Cat", "Dan", "Eve", "=Fay")
-STAKES = (
-    StakeRow("three", 3, 3, 3),
-    StakeRow("misère", 0, 3, 3),
-    StakeRow("four", 4, 4, 4),
-    StakeRow("nap", 5, 10, 5),
-)
+PLAYERS = ("Ann", "Ben", "Boris", "Dan", "Eve")
+MEMORY_TARGET, TIME_TARGET = 2.0, 1.5
 
 
-def synthetic_session(deals: int, seed: int = 1) -> SessionExport:
+def build_database(path: Path, deals: int, seed: int = 1) -> None:
+    """One session of ``deals`` deals, scored and posted as `hand` would post them."""
+    from sqlalchemy import insert
+
+    from napledger.history import deal_to_json
+    from napledger.ledger import POT, postings
+    from napledger.options import DealOptions, make_deal
+    from napledger.rules import Deal, score_deal
+    from napledger.rules.load import load_rules
+    from napledger.store.api import Database
+    from napledger.store.models import DealRevision, Entry
+
     rng = random.Random(seed)
-    start = datetime(2026, 12, 1, 19, 0)
-    chips = dict.fromkeys(PLAYERS, 0)
-    rows: list[DealRow] = []
-    ledger: list[LedgerRow] = []
+    rules = load_rules("classic")
+    database = Database(f"sqlite:///{path}")
+    with database.write() as tx:
+        tx.new_session("bench", rules, PLAYERS, chip_value=Decimal("0.05"), currency="GBP")
+        session_id = tx.session("bench").info.id
+    pot, deal_id = 0, 0
+    deal_rows: list[dict[str, object]] = []
+    entry_rows: list[dict[str, object]] = []
+
+    def flush() -> None:
+        with database.write() as tx:
+            db = tx.book.db
+            if deal_rows:
+                db.execute(insert(DealRevision), deal_rows)
+            if entry_rows:
+                db.execute(insert(Entry), entry_rows)
+        deal_rows.clear()
+        entry_rows.clear()
+
     for number in range(1, deals + 1):
-        dealer = PLAYERS[number % len(PLAYERS)]
-        bidder = rng.choice(PLAYERS)
-        stake = rng.choice(STAKES)
-        made = rng.random() < 0.6
-        when = start + timedelta(minutes=2 * number)
-        common = dict(
-            number=number,
-            dealer=dealer,
-            bidder=bidder,
-            bid=stake.bid,
-            revoker=None,
-            peeps=(),
-            purchases=((rng.choice(PLAYERS), 2),) if rng.random() < 0.1 else (),
-            pot_after=0,
-            recorded_at=when,
-        )
-        if rng.random() < 0.02:
-            rows.append(DealRow(revision=1, status="voided", outcome="made", changes={}, **common))
-            continue
-        revision = 1
-        if rng.random() < 0.05:
-            rows.append(
-                DealRow(revision=1, status="replaced", outcome="failed", changes={}, **common)
+        fresh = Deal(seated=PLAYERS, dealer=PLAYERS[(number - 1) % len(PLAYERS)])
+        bid = rng.choice(("three", "four", "nap", "misere", "pass"))
+        outcome = {"made": True} if rng.random() < 0.6 else {"failed": True}
+        options = DealOptions(bid=bid, by=rng.choice(PLAYERS), **outcome)
+        if bid == "pass":
+            options = DealOptions(bid="pass")
+        deal = make_deal(options, rules, fresh, PLAYERS)
+        roll = rng.random()
+        revisions = []
+        if roll < 0.02:
+            revisions.append(("voided", deal, False))
+        else:
+            if roll < 0.07:
+                revisions.append(("replaced", deal, False))
+            revisions.append(("live", deal, True))
+        for revision, (status, record, live) in enumerate(revisions, 1):
+            deal_id += 1
+            changes = postings(score_deal(rules, record, pot)) if live else {}
+            after = pot + changes.get(POT, 0)
+            deal_rows.append(
+                dict(
+                    id=deal_id,
+                    session_id=session_id,
+                    number=number,
+                    revision=revision,
+                    status=status,
+                    record_json=deal_to_json(record),
+                    pot_after=after if live else pot,
+                )
             )
-            revision = 2
-        amount = stake.win if made else stake.lose
-        changes = {p: (-amount if made else amount) for p in PLAYERS if p != bidder}
-        changes[bidder] = -sum(changes.values())
-        for p in PLAYERS:
-            if p == bidder:
-                continue
-            payer, payee = (p, bidder) if made else (bidder, p)
-            ledger.append(LedgerRow(number, revision, payer, payee, amount))
-        for p, c in changes.items():
-            chips[p] += c
-        outcome = f"{'made' if made else 'failed'} ({stake.tricks} tricks)"
-        rows.append(
-            DealRow(revision=revision, status="live", outcome=outcome, changes=changes, **common)
-        )
-    return SessionExport(
-        id=1,
-        name="Benchmark night",
-        variant="classic",
-        currency="GBP",
-        chip_value=Decimal("0.05"),
-        created=start,
-        closed=None,
-        players=PLAYERS,
-        chips=chips,
-        pot=0,
-        net={p: c * Decimal("0.05") for p, c in chips.items()},
-        stakes=STAKES,
-        settings={"dealer_sits_out": 6, "misere": True},
-        deals=rows,
-        ledger=ledger,
-    )
+            if live:
+                pot = after
+                entry_rows.extend(
+                    dict(session_id=session_id, deal_id=deal_id, account=a, chips=c)
+                    for a, c in changes.items()
+                    if c
+                )
+        if len(deal_rows) >= 5_000:
+            flush()
+    flush()
 
 
-def main() -> None:
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    deals = int(args[0]) if args else 50_000
-    session = synthetic_session(deals)
-    built_rss = _peak_rss_mib()
-    calls: list[int] = []
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "bench.xlsx"
-        started = time.perf_counter()
-        write_workbook([session], path, calls.append)
-        elapsed = time.perf_counter() - started
-        size = path.stat().st_size
-        written_rss = _peak_rss_mib()
-        floor_path = Path(folder) / "floor.xlsx"
-        started = time.perf_counter()
-        write_floor(session, floor_path)
-        floor = time.perf_counter() - started
-        traced = None
-        if "--tracemalloc" in sys.argv:
-            # A second write under tracemalloc, which slows Python several times over.
-            tracemalloc.start()
-            write_workbook([session], path)
-            traced = tracemalloc.get_traced_memory()[1]
-            tracemalloc.stop()
-    print(f"deals:                  {len(session.deals):,} rows ({deals:,} deal numbers)")
-    print(f"ledger rows:            {len(session.ledger):,}")
-    print(f"progress calls:         {len(calls)}, adding up to {sum(calls):,}")
-    print(f"wall time:              {elapsed:.1f} s")
-    print(f"floor (openpyxl alone): {floor:.1f} s; the export takes {elapsed / floor:.2f}x that")
-    print(f"peak RSS, input built:  {built_rss:.0f} MiB")
-    print(f"peak RSS, after write:  {written_rss:.0f} MiB")
-    if traced is not None:
-        print(f"tracemalloc peak:       {traced / 2**20:.1f} MiB allocated during the write")
-    print(f"file size:              {size / 2**20:.1f} MiB")
+def measured(command: list[str]) -> tuple[float, float]:
+    """Wall seconds and peak resident MiB of one process running ``command``.
+
+    Started from a small launcher process: Linux counts in a child's ru_maxrss the
+    memory of the process it was forked from, which here has built the database.
+    """
+    launcher = [sys.executable, __file__, "--measure", *command]
+    done = subprocess.run(launcher, capture_output=True, text=True, check=True)
+    elapsed, peak = done.stdout.split()
+    return float(elapsed), float(peak)
 
 
-def write_floor(session: SessionExport, path: Path) -> None:
-    """The same cells as the export's long sheets, written with nothing but openpyxl."""
+def run_measured(command: list[str]) -> None:
+    """In the launcher: run ``command`` and print its wall seconds and peak MiB."""
+    started = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(process.pid, 0)
+    elapsed = time.perf_counter() - started
+    if os.waitstatus_to_exitcode(status):
+        raise SystemExit(f"{command[:4]} failed")
+    print(elapsed, usage.ru_maxrss / 1024)  # KiB on Linux
+
+
+def dump_cells(workbook: Path, cells: Path) -> int:
+    """Every sheet's rows (values and number formats) of ``workbook``, pickled one a row."""
+    from openpyxl import load_workbook
+
+    wb = load_workbook(workbook, read_only=True)
+    rows = 0
+    with cells.open("wb") as out:
+        for ws in wb.worksheets:
+            pickle.dump(("sheet", ws.title), out)
+            for row in ws.iter_rows():
+                pickle.dump([(c.value, c.number_format) for c in row], out)
+                rows += 1
+    wb.close()
+    return rows
+
+
+def write_floor(cells: Path, path: Path) -> None:
+    """openpyxl alone: the same cells written in write-only mode, nothing else."""
+    from openpyxl import Workbook
+    from openpyxl.cell import WriteOnlyCell
+
     wb = Workbook(write_only=True)
-    deals, ledger, balance = (wb.create_sheet(t) for t in ("Deals", "Ledger", "Balance"))
-    value = session.chip_value
-    for d in session.deals:
-        row: list[object] = [
-            session.id,
-            d.number,
-            d.revision,
-            d.status,
-            d.dealer,
-            d.bidder,
-            d.bid,
-            d.outcome,
-            d.revoker,
-            None,
-            None,
-            d.pot_after,
-            d.recorded_at,
-            d.note,
-        ]
-        for p in session.players:
-            change = d.changes.get(p)
-            row += [change, None if change is None else change * value, change]
-        deals.append(row)
-        if d.status == "live":
-            balance.append([session.id, d.number, *(d.changes.get(p) for p in session.players)])
-    for t in session.ledger:
-        ledger.append([session.id, t.deal, t.revision, t.payer, t.payee, t.chips, t.chips * value])
+    ws = None
+    with cells.open("rb") as source:
+        while True:
+            try:
+                row = pickle.load(source)
+            except EOFError:
+                break
+            if isinstance(row, tuple):
+                ws = wb.create_sheet(row[1])
+                continue
+            assert ws is not None
+            out: list[object] = []
+            for value, fmt in row:
+                if fmt == "General" or value is None:
+                    out.append(value)
+                else:
+                    cell = WriteOnlyCell(ws, value=value)
+                    cell.number_format = fmt
+                    out.append(cell)
+            ws.append(out)
     wb.save(path)
 
 
-def _peak_rss_mib() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+def cli(db: Path) -> list[str]:
+    return [sys.executable, "-m", "napledger", "--db", f"sqlite:///{db}"]
+
+
+def main() -> None:
+    if sys.argv[1:2] == ["--measure"]:
+        run_measured(sys.argv[2:])
+        return
+    if sys.argv[1:2] == ["--floor"]:
+        write_floor(Path(sys.argv[2]), Path(sys.argv[3]))
+        return
+    args = sys.argv[1:]
+    keep = Path(args[args.index("--db") + 1]) if "--db" in args else None
+    numbers = [a for a in args if a.isdigit()]
+    deals = int(numbers[0]) if numbers else 50_000
+    with tempfile.TemporaryDirectory() as folder:
+        db = keep or Path(folder) / "bench.db"
+        if not db.exists():
+            started = time.perf_counter()
+            build_database(db, deals)
+            print(f"database built:   {deals:,} deals in {time.perf_counter() - started:.0f} s")
+        out, cells, floor = (Path(folder) / n for n in ("export.xlsx", "cells.pickle", "f.xlsx"))
+        env_db = ["--db", f"sqlite:///{db}"]
+        export = measured(
+            [
+                sys.executable,
+                "-m",
+                "napledger",
+                *env_db,
+                "export",
+                "bench",
+                "-o",
+                str(out),
+                "--force",
+            ]
+        )
+        rows = dump_cells(out, cells)
+        base = measured([sys.executable, __file__, "--floor", str(cells), str(floor)])
+        size = out.stat().st_size
+        # What each process takes before any row: the same export of a 10-deal session,
+        # and Python with openpyxl imported.
+        small = Path(folder) / "small.db"
+        build_database(small, 10)
+        export_idle = measured(
+            [*cli(small), "export", "bench", "-o", str(Path(folder) / "s.xlsx"), "--force"]
+        )[1]
+        floor_idle = measured([sys.executable, "-c", "import openpyxl"])[1]
+    (time_export, rss_export), (time_floor, rss_floor) = export, base
+    print(f"cells written:    {rows:,} rows over all sheets; file {size / 2**20:.1f} MiB")
+    print(f"export:           {time_export:.1f} s, peak {rss_export:.0f} MiB")
+    print(f"openpyxl alone:   {time_floor:.1f} s, peak {rss_floor:.0f} MiB")
+    memory, speed = rss_export / rss_floor, time_export / time_floor
+    print(f"memory ratio:     {memory:.2f}x (target <= {MEMORY_TARGET}x)")
+    print(f"time ratio:       {speed:.2f}x (target <= {TIME_TARGET}x)")
+    grown, floor_grown = rss_export - export_idle, rss_floor - floor_idle
+    print(
+        f"before any row:   export {export_idle:.0f} MiB (its imports: CLI, database layer,"
+        f" openpyxl), openpyxl alone {floor_idle:.0f} MiB"
+    )
+    print(f"grown by writing: export {grown:+.0f} MiB, openpyxl alone {floor_grown:+.0f} MiB")
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ so a deal is scored the same way everywhere. Pure: the store fetches, this deriv
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from functools import cached_property
@@ -125,6 +125,18 @@ def score_history(
     stored_pots: bool = False,
     after_pass: bool = False,
 ) -> list[ScoredDeal]:
+    """Every record scored, as a list: see `scored_deals`."""
+    return list(scored_deals(rules, records, opening_pot, strict, stored_pots, after_pass))
+
+
+def scored_deals(
+    rules: Rules,
+    records: Iterable[DealRecord],
+    opening_pot: int,
+    strict: bool = True,
+    stored_pots: bool = False,
+    after_pass: bool = False,
+) -> Iterator[ScoredDeal]:
     """Score every live deal in order, each seeing the pot the live deals before it left.
 
     Records come in the order they are listed (by number, then revision). A record that
@@ -139,7 +151,6 @@ def score_history(
     (`opening_pot`) and whether the last of those was passed out (`after_pass`).
     """
     pot = opening_pot
-    out = []
     for record in records:
         deal: Deal | None = None
         transfers: tuple[Transfer, ...] | None = None
@@ -177,8 +188,7 @@ def score_history(
         )
         if transfers is not None:
             scored.__dict__["would_have_paid"] = transfers  # already scored: not twice
-        out.append(scored)
-    return out
+        yield scored
 
 
 def final_pot(history: Iterable[ScoredDeal], opening_pot: int) -> int:

@@ -15,11 +15,12 @@ from napledger.errors import NapError
 PROGRESS_FROM = 2_000  # deals; a smaller export is done before a bar would be drawn
 
 
-def default_path(names: list[str]) -> Path:
+def default_path(names: list[str], day: date | None = None) -> Path:
+    """exports/DATE-NAME.xlsx, DATE the day the (first) session was played."""
     label = names[0] if len(names) == 1 else f"{len(names)}-sessions"
     # A name is the players' text: keep letters and digits of any script, nothing a path could use.
     slug = re.sub(r"[^\w]+", "-", label, flags=re.UNICODE).strip("-_")[:40] or "session"
-    return Path("exports") / f"{date.today():%Y-%m-%d}-{slug}.xlsx"
+    return Path("exports") / f"{day or date.today():%Y-%m-%d}-{slug}.xlsx"
 
 
 @app.command()
@@ -60,28 +61,34 @@ def export(
         raise NapError("name sessions or give --all, not both")
     if output is not None and output.suffix.lower() != ".xlsx":
         raise NapError(f"the workbook must be an .xlsx file, not {output}")
+    # The deals stream from the store into the workbook: it is written inside the
+    # reading transaction, so no history is ever held in memory whole.
     with book(ctx, write=False) as tx:
         every = all_ or (not sessions and (start or end))
         rows = tx.sessions_between(start, end, None if every else session_refs(sessions))
         if not rows:
             raise NapError("no sessions to export in that range")
         data = [tx.export_data(r) for r in rows]
-    path = output or default_path([r.name for r in rows])
-    if output is None:
-        path.parent.mkdir(exist_ok=True)
-    total = sum(len(s.deals) for s in data)
-    from napledger.export.workbook import Exists, write_workbook
+        started = min(s.created for s in data)
+        # The day in local time, as the Summary shows it.
+        played = (started.astimezone() if started.tzinfo else started).date()
+        path = output or default_path([r.name for r in rows], played)
+        if output is None:
+            path.parent.mkdir(exist_ok=True)
+        from napledger.export.data import deal_records
+        from napledger.export.workbook import Exists, write_workbook
 
-    exists: Exists = "replace" if force else "refuse" if output else "rename"
-    if total < PROGRESS_FROM or not console.is_terminal:
-        path = write_workbook(data, path, exists=exists)
-    else:
-        from rich.progress import Progress
+        total = deal_records(data)
+        exists: Exists = "replace" if force else "refuse" if output else "rename"
+        if total < PROGRESS_FROM or not console.is_terminal:
+            path = write_workbook(data, path, exists=exists)
+        else:
+            from rich.progress import Progress
 
-        with Progress(console=console, transient=True) as bar:
-            task = bar.add_task("Writing deals", total=total)
-            path = write_workbook(
-                data, path, progress=lambda n: bar.advance(task, n), exists=exists
-            )
+            with Progress(console=console, transient=True) as bar:
+                task = bar.add_task("Writing deals", total=total)
+                path = write_workbook(
+                    data, path, progress=lambda n: bar.advance(task, n), exists=exists
+                )
     plural = "s" if len(data) != 1 else ""
     typer.echo(f"Wrote {path}: {len(data)} session{plural}, {total} deal records.")

@@ -11,14 +11,15 @@ from openpyxl.cell import WriteOnlyCell
 from openpyxl.styles import Alignment, Font
 
 from napledger.export.style import MUTED
-from napledger.money import places
+from napledger.money import money_text, places
 
 if TYPE_CHECKING:  # a private module of openpyxl, needed only for annotations
     from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
 DATETIME = "yyyy-mm-dd hh:mm"
+TIME = "hh:mm"
 CHIPS = "#,##0"
-CHANGE = "+#,##0;-#,##0;0"
+CHANGE = "+#,##0;-#,##0;0"  # a gain with its plus, as the terminal writes it
 
 # Excel treats text typed with these leading characters as a formula; the quote
 # prefix makes it keep the text as text even after someone edits the cell.
@@ -30,6 +31,9 @@ _ILLEGAL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 # show as "A"; escaping the underscore (_x005F_) keeps what the person typed.
 _OOXML_ESCAPE = re.compile(r"_(x[0-9A-Fa-f]{4}_)")
 _MAX_TEXT = 32767  # Excel's limit for one cell
+# Text that openpyxl could take for something else (a formula, an error code) or that
+# needs cleaning; any other text is written as it is, which is much faster.
+_NEEDS_CARE = re.compile(r"^[=+\-@#]|[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]|_x")
 
 # (symbol, symbol goes first) for currencies people are likely to play for.
 _SYMBOLS = {
@@ -56,11 +60,23 @@ def clean_text(value: str) -> str:
     return value[:_MAX_TEXT]
 
 
-def money_format(currency: str, chip_value: Decimal) -> str:
-    """A number format showing the currency, with enough places for one chip's value."""
-    code = currency.strip().upper()
+def money_format(currency: str, chip_value: Decimal, *, signed: bool = False) -> str:
+    """A number format showing the currency, with enough places for one chip's value.
+
+    ``signed``: a gain shows its plus, as the terminal writes it (``+£0.30``, ``-£0.90``,
+    ``£0.00``); the cell still holds the number.
+    """
     shown = places(currency, chip_value)
     number = "#,##0" + ("." + "0" * shown if shown else "")
+    plain = _with_currency(currency, number)
+    if not signed:
+        return plain
+    zero = _with_currency(currency, "0" + ("." + "0" * shown if shown else ""))
+    return f"+{plain};-{plain};{zero}"
+
+
+def _with_currency(currency: str, number: str) -> str:
+    code = currency.strip().upper()
     if code in _SYMBOLS:
         symbol, first = _SYMBOLS[code]
         return f'"{symbol}"{number}' if first else f'{number} "{symbol}"'
@@ -69,11 +85,26 @@ def money_format(currency: str, chip_value: Decimal) -> str:
     return f'{number} "{label}"' if label else number
 
 
+def money_label(amount: Decimal, currency: str, chip_value: Decimal) -> str:
+    """An amount as text, written the way ``money_format`` shows it in a cell: £0.05."""
+    text = money_text(abs(amount), places(currency, chip_value))
+    sign = "-" if amount < 0 else ""
+    code = currency.strip().upper()
+    if code in _SYMBOLS:
+        symbol, first = _SYMBOLS[code]
+        return f"{sign}{symbol}{text}" if first else f"{sign}{text} {symbol}"
+    return f"{sign}{text} {currency.strip()}".strip()
+
+
 def excel_datetime(value: datetime) -> datetime:
     """Excel has no time zones: an aware datetime is shown in this machine's local time."""
     if value.tzinfo is not None:
         return value.astimezone().replace(tzinfo=None)
     return value
+
+
+class Formula(str):
+    """A formula the export writes itself (a check's SUM), never text a person typed."""
 
 
 class CellMaker:
@@ -95,7 +126,12 @@ class CellMaker:
         if value is None:
             return None
         font = MUTED if muted else font
+        if isinstance(value, Formula):
+            return self.formula(value, fmt, font)
         if isinstance(value, str):
+            plain = font is None and align is None and len(value) <= _MAX_TEXT
+            if plain and not _NEEDS_CARE.search(value):
+                return value  # plain text: openpyxl stores it as text as it is
             return self.text(clean_text(value), font=font, align=align)
         if isinstance(value, datetime):
             return self._styled(excel_datetime(value), fmt or DATETIME, font, align)
@@ -118,6 +154,16 @@ class CellMaker:
             cell.font = font
         if align is not None:
             cell.alignment = align
+        return cell
+
+    def formula(self, text: str, fmt: str | None = None, font: Font | None = None) -> WriteOnlyCell:
+        """A formula of our own making (never text a person typed), such as a check's SUM."""
+        cell = WriteOnlyCell(self._ws, value=text)
+        cell.data_type = "f"
+        if fmt is not None:
+            cell.number_format = fmt
+        if font is not None:
+            cell.font = font
         return cell
 
     def _styled(

@@ -6,7 +6,7 @@ Nothing here imports openpyxl.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence, Sized
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
@@ -29,6 +29,17 @@ class StakeRow:
 
 
 @dataclass(frozen=True)
+class LedgerRow:
+    """One transfer between accounts; ``"pot"`` is the pot's account."""
+
+    deal: int | None  # None: made at the close of the session (the pot shared or taken)
+    revision: int
+    payer: str
+    payee: str
+    chips: int
+
+
+@dataclass(frozen=True)
 class DealRow:
     number: int  # deal number within the session
     revision: int  # 1 for the original record, 2.. for amendments
@@ -47,22 +58,13 @@ class DealRow:
     recorded_at: datetime
     note: str | None = None  # free text typed with the deal or its amendment
     seated: tuple[str, ...] | None = None  # who sat for it; None: everyone of the session
+    # Its transfers, when the store streams them with the deal (else in the session's ledger).
+    ledger: tuple[LedgerRow, ...] = ()
 
     def __post_init__(self) -> None:
         # An unknown status would silently drop a deal from the running totals.
         if self.status not in STATUSES:
             raise ValueError(f"deal {self.number}: unknown status {self.status!r}")
-
-
-@dataclass(frozen=True)
-class LedgerRow:
-    """One transfer between accounts; ``"pot"`` is the pot's account."""
-
-    deal: int | None  # None: made at the close of the session (the pot shared or taken)
-    revision: int
-    payer: str
-    payee: str
-    chips: int
 
 
 @dataclass(frozen=True)
@@ -83,8 +85,24 @@ class SessionExport:
     net: Mapping[str, Decimal]
     stakes: tuple[StakeRow, ...]
     settings: Mapping[str, str | int | bool]
-    deals: Sequence[DealRow]  # in order; may be very long (50,000)
-    ledger: Sequence[LedgerRow]
+    # In order; may be very long (50,000): the store streams it, reading the deals again
+    # each time it is iterated, so the writer goes over it once.
+    deals: Iterable[DealRow]
+    ledger: Sequence[LedgerRow]  # transfers not carried by their deals, and the close's
     # Settings this game does not have, each with the reason; its value in ``settings``
     # is what the game does without it.
     absent: Mapping[str, str] = field(default_factory=dict)
+    opening_pot: int = 0  # chips carried in from an earlier session's pot
+    carried_from: str | None = None  # the name of that session
+    # How the pot left at the close: "split", "carry" or a player; None while open.
+    pot_to: str | None = None
+    carried_to: str | None = None  # the session that took the carried pot, if one has
+    # Chips the close paid each player out of the pot (none when carried or open).
+    close_shares: Mapping[str, int] = field(default_factory=dict)
+
+
+def deal_records(sessions: Iterable[SessionExport]) -> int:
+    """How many deal records the sessions have (a stored history counts them in the store)."""
+    return sum(
+        len(s.deals) if isinstance(s.deals, Sized) else sum(1 for _ in s.deals) for s in sessions
+    )

@@ -4,37 +4,53 @@ Deals, Ledger and Balance are written side by side (openpyxl keeps each
 write-only sheet in its own temporary file), so memory stays flat however long
 the history, and ``progress`` moves with the real work: a deal's ledger rows
 are written just after the deal.
+
+The history reconciles on paper: a pot carried in gets an opening row saying
+where it came from, the close gets a row with each player's share (or where the
+pot was carried), so the last running total of every player is the Summary's.
+A voided or replaced deal is shown greyed with what it had paid in brackets, as
+text: no column a person would add up counts it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
+
+from openpyxl.utils import get_column_letter
 
 from napledger.export.cells import CHANGE, CHIPS, DATETIME, money_format
 from napledger.export.data import DealRow, LedgerRow, SessionExport
-from napledger.export.sheet import MONEY, Column, Sheet, width_of
+from napledger.export.evening import evening
+from napledger.export.sheet import MONEY, SIGNED, Column, Sheet, width_of
 
 PROGRESS_EVERY = 500  # deals between two progress calls
-_NAME_CAP = 16  # characters of a name column on the Deals sheet
+_NAME_CAP = 10  # characters of a name column on the Deals sheet: a longer name is cut
+_SESSION_CAP = 16
+_PLAYER_CAP = 8  # characters of a player's number columns: a longer name wraps in the header
+OPEN, CLOSE = "open", "close"  # the Deal cell of a session's opening and closing pot rows
 
 # Sessions are named as the reader knows them (their ids appear nowhere else).
 DEAL_COLUMNS = (
     Column("Session"),
     Column("Deal", numeric=True),
-    Column("Revision", numeric=True),
-    Column("Status", indent=True),  # clear of the revision number to its left
+    Column("Status", indent=True),  # clear of the deal number to its left
     Column("Dealer"),
     Column("Bidder"),
     Column("Bid"),
-    Column("Outcome"),
-    Column("Revoker"),
-    Column("Peeps"),
-    Column("Purchases"),
-    Column("Pot after", CHIPS),
-    Column("Recorded at", DATETIME),
-    Column("Note", indent=True),  # clear of the time to its left
+    Column("Outcome"),  # names the revoker too ("revoke by Eve")
+    Column("Peeps, buys"),
+    Column("Pot", CHIPS),  # chips in the pot after the deal
+    Column("Note", indent=True),  # clear of the pot to its left
 )
+# After the players' columns, and left out of the printout: for sorting and computing.
+DEAL_TAIL_COLUMNS = (
+    Column("Revision", numeric=True),  # 2 and on for a correction
+    Column("Recorded at", DATETIME),
+)
+# Deals prints the deal columns on every page, each page's other columns being whole players.
+DEAL_TITLE_COLUMNS = 2  # Session and Deal
 LEDGER_COLUMNS = (
     Column("Session"),
     Column("Deal", numeric=True),
@@ -45,29 +61,41 @@ LEDGER_COLUMNS = (
     Column("Money", MONEY),
 )
 BALANCE_COLUMNS = (Column("Session"), Column("Deal", numeric=True))
+POT_SERIES = "Pot"
 
 
 @dataclass
-class BalanceBlock:
-    """Where one session's running balances sit on the Balance sheet, for its chart."""
+class EveningSeries:
+    """Where one currency's evening lines sit on the Balance sheet, for its chart."""
 
-    session: SessionExport
-    first_row: int
-    last_row: int
-    columns: dict[str, int] = field(default_factory=dict)  # player -> column number
-    # Points (0 is the first row) a player has with a gap on both sides, as when they sat
-    # in for one deal: a line draws nothing there, so the chart marks them.
-    isolated: dict[str, list[int]] = field(default_factory=dict)
+    currency: str
+    money: str  # the number format of its money
+    first_row: int = 0
+    last_row: int = 0
+    columns: dict[str, int] = field(default_factory=dict)  # player (or the pot) -> column
 
     @property
     def points(self) -> int:
         return self.last_row - self.first_row + 1
 
 
+@dataclass(frozen=True)
+class PotFlow:
+    """Where one session's pot came from and went, in chips."""
+
+    carried_in: int
+    paid_in: int  # by the live deals that added to it (antes, fees, failed bids)
+    taken: int  # by the live deals that took from it (a nap taking the pot)
+    left: int  # in it after the last deal, before the close
+
+
 @dataclass
 class History:
     live_deals: list[int] = field(default_factory=list)  # per session, in order
-    blocks: list[BalanceBlock] = field(default_factory=list)
+    pots: list[PotFlow] = field(default_factory=list)  # per session, in order
+    # Each player's last running total on Deals, per session: what Summary must show.
+    last_totals: list[dict[str, int]] = field(default_factory=list)
+    evenings: list[EveningSeries] = field(default_factory=list)
 
 
 class _Progress:
@@ -91,104 +119,206 @@ def roster(sessions: Sequence[SessionExport]) -> list[str]:
     return list(dict.fromkeys(p for s in sessions for p in s.players))
 
 
+def deal_columns(players: Sequence[str]) -> list[Column]:
+    columns = [*DEAL_COLUMNS]
+    for player in players:
+        columns += [
+            Column(f"{player} change", CHANGE),
+            Column(f"{player} money", SIGNED),
+            Column(f"{player} total", CHANGE),
+        ]
+    return [*columns, *DEAL_TAIL_COLUMNS]
+
+
 def write_history(
     sessions: Sequence[SessionExport],
     deals: Sheet,
     ledger: Sheet,
     balance: Sheet,
     progress: Callable[[int], None] | None,
+    header: str = "",
 ) -> History:
+    """Write the long sheets; Deals is printed with ``header`` on every page."""
     players = roster(sessions)
-    deal_columns = [*DEAL_COLUMNS]
-    for player in players:
-        deal_columns += [
-            Column(f"{player} change", CHANGE),
-            Column(f"{player} money", MONEY),
-            Column(f"{player} total", CHIPS),
-        ]
-    balance_columns = [*BALANCE_COLUMNS, *(Column(p, CHIPS) for p in players)]
-    deals.set_widths(_deal_widths(sessions, deal_columns), deal_columns)
+    columns = deal_columns(players)
+    history = History()
+    parts = evening(sessions)
+    many = len(parts) > 1
+    balance_columns = [*BALANCE_COLUMNS, *(Column(f"{p} chips", CHIPS) for p in players)]
+    part_of: dict[int, EveningSeries] = {}
+    for part in parts:
+        fmt = max(
+            (money_format(s.currency, s.chip_value, signed=True) for s in part.sessions), key=len
+        )
+        series = EveningSeries(part.currency, fmt)
+        suffix = f" {part.currency}".rstrip() if many else ""
+        for name in [*roster(part.sessions), POT_SERIES]:
+            balance_columns.append(Column(name + suffix, fmt))
+            series.columns[name] = len(balance_columns)
+        history.evenings.append(series)
+        for session in part.sessions:
+            part_of[id(session)] = series
+    deals.set_widths(_deal_widths(sessions, columns), columns, header_cap=_PLAYER_CAP + 2)
     ledger.set_widths(_ledger_widths(sessions), LEDGER_COLUMNS)
     balance.set_widths(
         [_session_width(sessions), *(width_of(c.header) + 3 for c in balance_columns[1:])],
         balance_columns,
     )
-    deals.begin_table("DealsTable", deal_columns)
+    deals.begin_table("DealsTable", columns)
     ledger.begin_table("LedgerTable", LEDGER_COLUMNS)
     balance.begin_table("BalanceTable", balance_columns)
 
-    history = History()
     tick = _Progress(progress)
+    money: dict[str, dict[str, Decimal]] = {}  # currency -> player -> evening money so far
     for session in sessions:
-        live = _write_session(session, players, deals, ledger, balance, history, tick)
-        history.live_deals.append(live)
+        series = part_of[id(session)]
+        writer = _SessionWriter(
+            session, players, deals, ledger, balance, series, money.setdefault(series.currency, {})
+        )
+        writer.write(tick)
+        history.live_deals.append(writer.live)
+        history.pots.append(writer.pot_flow())
+        history.last_totals.append(writer.totals)
     tick.flush()
     for sheet in (deals, ledger, balance):
         sheet.end_table()
+    printed = get_column_letter(len(columns) - len(DEAL_TAIL_COLUMNS))
+    deals.ws.print_area = f"A1:{printed}{deals.rows}"
+    deals.print_by_groups(
+        header, first=len(DEAL_COLUMNS), group=3, title_columns=DEAL_TITLE_COLUMNS
+    )
     return history
 
 
-def _write_session(
-    session: SessionExport,
-    players: Sequence[str],
-    deals: Sheet,
-    ledger: Sheet,
-    balance: Sheet,
-    history: History,
-    tick: _Progress,
-) -> int:
-    fmt = money_format(session.currency, session.chip_value)
-    seated = set(session.players)
-    totals = dict.fromkeys(session.players, 0)
-    transfers = _Transfers(session, ledger, fmt)
+class _SessionWriter:
+    """One session's rows on Deals, Ledger and Balance, in step."""
 
-    block = BalanceBlock(session, balance.rows + 1, balance.rows + 1)
-    # Who has a point in the row before the last one written, and in the last one.
-    before: set[str] = set()
-    last: set[str] = set()
+    def __init__(
+        self,
+        session: SessionExport,
+        players: Sequence[str],
+        deals: Sheet,
+        ledger: Sheet,
+        balance: Sheet,
+        series: EveningSeries,
+        money: dict[str, Decimal],
+    ) -> None:
+        self.session = session
+        self.players = players
+        self.deals, self.balance, self.series = deals, balance, series
+        self.money = money  # the evening's money of each player, before this session
+        self.start = dict(money)
+        self.fmt = money_format(session.currency, session.chip_value)
+        self.signed = money_format(session.currency, session.chip_value, signed=True)
+        self.transfers = _Transfers(session, ledger, self.fmt)
+        self.totals = dict.fromkeys(session.players, 0)
+        self.live = 0
+        self.paid_in = self.taken = 0
+        self.pot = session.opening_pot
 
-    def balance_row(number: int, seated: Sequence[str]) -> None:
-        nonlocal before, last
-        now = set(seated)
-        for player in last - before - now:  # the last row's point stands alone
-            block.isolated.setdefault(player, []).append(balance.rows - block.first_row)
-        before, last = last, now
-        # Nothing (a gap in the chart, not a flat 0) for whoever was not at the table.
-        balance.append(
-            [session.name, number, *(totals.get(p) if p in seated else None for p in players)]
-        )
+    def write(self, tick: _Progress) -> None:
+        session = self.session
+        seated = set(session.players)
+        if session.opening_pot:
+            source = f" from {session.carried_from}" if session.carried_from else ""
+            self._pot_row(OPEN, f"pot of {session.opening_pot} carried in{source}", {}, ())
+        if self.series.first_row == 0:
+            self.series.first_row = self.balance.rows + 1
+        started = False  # the start's point is written with the first live deal's seating
+        for deal in session.deals:
+            live = deal.status == "live"
+            if live and not started:
+                # Everyone at the first deal starts level: each of their lines starts at zero.
+                self._balance_row(0, _seated(session, deal))
+                started = True
+            if live:
+                self.live += 1
+                moved = 0
+                for player, chips in deal.changes.items():
+                    if player not in seated:
+                        raise ValueError(
+                            f"session {session.id} deal {deal.number}: "
+                            f"{player!r} is not one of the session's players"
+                        )
+                    self.totals[player] += chips
+                    moved += chips
+                # Transfers sum to zero: what the players lost together went into the pot.
+                if moved < 0:
+                    self.paid_in -= moved
+                else:
+                    self.taken += moved
+                self.pot = deal.pot_after
+                self._balance_row(deal.number, _seated(session, deal))
+            self.deals.append(
+                _deal_values(session, deal, self.players, self.totals if live else None),
+                money=self.fmt,
+                signed=self.signed,
+                muted=not live,
+            )
+            self.transfers.write_deal(deal)
+            tick.deal_written()
+        if not started:
+            self._balance_row(0, session.players)
+        self.left = self.pot
+        if session.pot_to is not None:
+            self._close()
+        self.transfers.write_through(None)
+        self.series.last_row = self.balance.rows
 
-    first_player_column = len(BALANCE_COLUMNS) + 1
-    block.columns = {p: first_player_column + i for i, p in enumerate(players) if p in seated}
-    first = next((d for d in session.deals if d.status == "live"), None)
-    # Everyone at the first deal starts level, so each of their lines starts at zero.
-    balance_row(0, _seated(session, first))
-    live_count = 0
-    for deal in session.deals:
-        live = deal.status == "live"
-        if live:
-            live_count += 1
-            for player, chips in deal.changes.items():
-                if player not in seated:
-                    raise ValueError(
-                        f"session {session.id} deal {deal.number}: "
-                        f"{player!r} is not one of the session's players"
-                    )
-                totals[player] += chips
-            balance_row(deal.number, _seated(session, deal))
-        deals.append(
-            _deal_values(session, deal, players, totals if live else None),
-            money=fmt,
-            muted=not live,
-        )
-        transfers.write_through(deal.number)
-        tick.deal_written()
-    transfers.write_through(None)
-    block.last_row = balance.rows
-    for player in last - before:
-        block.isolated.setdefault(player, []).append(block.points - 1)
-    history.blocks.append(block)
-    return live_count
+    def pot_flow(self) -> PotFlow:
+        return PotFlow(self.session.opening_pot, self.paid_in, self.taken, self.left)
+
+    def _close(self) -> None:
+        session, pot_to = self.session, self.session.pot_to
+        shares = session.close_shares
+        if pot_to == "carry":
+            where = f"carried to {session.carried_to}" if session.carried_to else "carried on"
+        elif pot_to == "split":
+            where = "split"
+        else:
+            where = f"to {pot_to}"
+        for player, chips in shares.items():
+            self.totals[player] = self.totals.get(player, 0) + chips
+        if pot_to != "carry":
+            self.pot = 0
+        self._pot_row(CLOSE, f"pot of {self.left} {where}", shares, session.players)
+        self._balance_row(CLOSE, session.players)
+
+    def _pot_row(
+        self, label: str, outcome: str, changes: Mapping[str, int], shown: Sequence[str]
+    ) -> None:
+        """A row for the pot coming in or going out; ``shown`` players get their totals."""
+        session = self.session
+        values: list[object] = [session.name, label, None, None, None, None, outcome]
+        values += [None, self.pot, None]
+        for player in self.players:
+            change = changes.get(player)
+            values += [
+                change,
+                None if change is None else change * session.chip_value,
+                self.totals.get(player) if player in shown else None,
+            ]
+        values += [None, None]
+        self.deals.append(values, money=self.fmt, signed=self.signed)
+
+    def _balance_row(self, number: int | str, seated: Sequence[str]) -> None:
+        session, value = self.session, self.session.chip_value
+        at_table = set(seated)
+        for player in at_table:
+            self.money[player] = self.start.get(player, Decimal(0)) + self.totals[player] * value
+        row: list[object] = [session.name, number]
+        # Chips: nothing (a gap, not a flat 0) for whoever was not at the table.
+        row += [self.totals.get(p) if p in at_table else None for p in self.players]
+        width = len(self.balance.columns) - len(row)
+        evening_cells: list[object] = [None] * width
+        offset = len(row) + 1
+        for name, column in self.series.columns.items():
+            if name == POT_SERIES:
+                evening_cells[column - offset] = self.pot * value
+            else:
+                # A player's evening money stands while they sit out; nothing before they sit.
+                evening_cells[column - offset] = self.money.get(name)
+        self.balance.append([*row, *evening_cells], money=self.fmt, signed=self.series.money)
 
 
 def _seated(session: SessionExport, deal: DealRow | None) -> Sequence[str]:
@@ -207,32 +337,33 @@ def _deal_values(
     """One row of the Deals sheet; ``totals`` is None for a deal that does not count.
 
     A deal that does not count (voided, or replaced by a correction) still shows
-    what it had paid, so the correction can be read; the row is greyed.
+    what it had paid, in brackets and as text, so the correction can be read and
+    no sum of the column includes it; its money and totals are left blank.
     """
-    purchases = ", ".join(f"{name} {cards}" for name, cards in deal.purchases)
+    extras = [*deal.peeps, *(f"{name} buys {cards}" for name, cards in deal.purchases)]
+    outcome = deal.outcome
     values: list[object] = [
         session.name,
         deal.number,
-        deal.revision,
         deal.status,
         deal.dealer,
         deal.bidder,
         deal.bid,
-        deal.outcome,
-        deal.revoker,
-        ", ".join(deal.peeps) or None,
-        purchases or None,
+        outcome,
+        ", ".join(extras) or None,
         deal.pot_after,
-        deal.recorded_at,
         deal.note,
     ]
     at_table = set(_seated(session, deal))
     for player in players:
         change = deal.changes.get(player) if player in at_table else None
+        if totals is None:
+            values += [None if change is None else f"({change:+d})", None, None]
+            continue
         money = None if change is None else change * session.chip_value
-        total = None if totals is None or player not in at_table else totals.get(player)
+        total = totals.get(player) if player in at_table else None
         values += [change, money, total]
-    return values
+    return [*values, deal.revision, deal.recorded_at]
 
 
 class _Transfers:
@@ -245,59 +376,66 @@ class _Transfers:
         self._rows: Iterator[LedgerRow] = iter(session.ledger)
         self._next: LedgerRow | None = next(self._rows, None)
 
+    def write_deal(self, deal: DealRow) -> None:
+        """The transfers of ``deal`` and those listed for the deals up to it."""
+        for row in deal.ledger:
+            self._write(row)
+        self.write_through(deal.number)
+
+    def _write(self, row: LedgerRow) -> None:
+        session = self._session
+        self._sheet.append(
+            [
+                session.name,
+                CLOSE if row.deal is None else row.deal,
+                row.revision,
+                row.payer,
+                row.payee,
+                row.chips,
+                row.chips * session.chip_value,
+            ],
+            money=self._fmt,
+        )
+
     def write_through(self, deal: int | None) -> None:
         """Write the rows up to ``deal`` (all that are left when None), in their given order."""
-        session, value = self._session, self._session.chip_value
         while self._next is not None and (
             deal is None or (self._next.deal is not None and self._next.deal <= deal)
         ):
-            row = self._next
-            self._sheet.append(
-                [
-                    session.name,
-                    "close" if row.deal is None else row.deal,
-                    row.revision,
-                    row.payer,
-                    row.payee,
-                    row.chips,
-                    row.chips * value,
-                ],
-                money=self._fmt,
-            )
+            self._write(self._next)
             self._next = next(self._rows, None)
 
 
 def _deal_widths(sessions: Sequence[SessionExport], columns: Sequence[Column]) -> list[float]:
     """Widths from what the texts will be, so the long history is read only once.
 
-    Kept narrow so that a printed page, as wide as the sheet, stays readable: long
-    headers wrap, and a long name is cut at the column's edge rather than widening it.
+    Kept narrow so that a printed page stays readable: long headers wrap, and a long
+    name is cut at the column's edge rather than widening it.
     """
     name = min(max((len(p) for s in sessions for p in s.players), default=6), _NAME_CAP)
     bid = max((len(st.bid) for s in sessions for st in s.stakes), default=6)
     guesses = {
         "Session": _session_width(sessions),
-        "Deal": 5,
+        "Deal": 4,
         "Revision": 8,
+        "Recorded at": 16,
         "Status": len("replaced"),
         "Dealer": name,
         "Bidder": name,
         "Bid": bid,
-        "Outcome": max(len("failed (10 tricks)"), len("revoke by ") + name),
-        "Revoker": name,
-        "Peeps": name,
-        "Purchases": name + 2,
-        "Pot after": 5,
-        "Recorded at": 16,
-        "Note": 24,
+        "Outcome": len("made (5 tricks)") - 1,
+        "Peeps, buys": _NAME_CAP,
+        "Pot": 4,
+        "Time": 5,
+        "Note": 12,
     }
     # A player's change, money and total: numbers, a few characters wide.
-    return [guesses.get(c.header, 8) + 1 for c in columns]
+    return [guesses.get(c.header, 6) + 1 for c in columns]
 
 
 def _session_width(sessions: Sequence[SessionExport]) -> int:
     """A session's name, cut at the column's edge past a point (it is repeated on every page)."""
-    return min(max((len(s.name) for s in sessions), default=7), _NAME_CAP)
+    return min(max((len(s.name) for s in sessions), default=7), _SESSION_CAP)
 
 
 def _ledger_widths(sessions: Sequence[SessionExport]) -> list[float]:

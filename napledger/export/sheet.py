@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -13,10 +14,12 @@ from openpyxl import Workbook
 from openpyxl.styles import Alignment, Font
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.filters import AutoFilter
+from openpyxl.worksheet.pagebreak import Break
 from openpyxl.worksheet.table import Table, TableColumn, TableStyleInfo
 
 from napledger.errors import NapError
 from napledger.export.cells import CellMaker, clean_text, xml_safe
+from napledger.export.pages import LINE, Page, column_points, set_up
 from napledger.export.style import (
     FAMILY,
     HEADER,
@@ -32,6 +35,7 @@ from napledger.export.style import (
 )
 
 MONEY = "money"  # a column whose number format is the session's currency format
+SIGNED = "signed money"  # the same, a gain with its plus
 MAX_ROWS = 1_048_576  # Excel opens no sheet longer than this
 _NONE = "(none)"
 _MIN_WIDTH, _MAX_WIDTH = 6.0, 50.0
@@ -46,6 +50,7 @@ if TYPE_CHECKING:  # a private module of openpyxl, needed only for annotations
     from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
 _LINE_HEIGHT = 15.0  # points: one line of 11-point text
+MOST_SCALE, LEAST_SCALE = 85, 60  # per cent: a sheet printed in pages side by side
 _HEADER_FOOTER_MAX = 100  # characters of a name in a page header (Excel allows 255 in all)
 
 
@@ -76,16 +81,30 @@ class Sheet:
         self._widths: list[float] = []
         self._columns: Sequence[Column] = ()
         self._table: tuple[str, int, list[str]] | None = None
+        self._room = 0.0  # points a page holds at the sheet's scale; 0: no breaks kept
+        self._used = 0.0  # points of the current page already used
 
-    def set_widths(self, widths: Iterable[float], columns: Sequence[Column] = ()) -> None:
+    @property
+    def columns(self) -> Sequence[Column]:
+        """The columns of the header row written last."""
+        return self._columns
+
+    def set_widths(
+        self,
+        widths: Iterable[float],
+        columns: Sequence[Column] = (),
+        header_cap: float = _MAX_WIDTH,
+    ) -> None:
         """Column widths in characters; each at least as wide as its header's longest word.
 
         A header longer than its column wraps at spaces, but a word longer than the
-        column is broken mid-word ("Deale / r"), so ``columns`` widen where they need to.
+        column is broken mid-word ("Deale / r"), so ``columns`` widen where they need to,
+        up to ``header_cap`` (past which a very long name is broken rather than widening
+        three columns of numbers).
         """
         widths = list(widths)
         for index, column in enumerate(columns[: len(widths)]):
-            widths[index] = max(widths[index], header_room(column.header))
+            widths[index] = max(widths[index], min(header_room(column.header), header_cap))
             if column.indent:  # the indent takes room from the text ("replaced" touched "Dan")
                 widths[index] += _INDENT_ROOM
         self._widths = [min(max(width, _MIN_WIDTH), _MAX_WIDTH) for width in widths]
@@ -98,6 +117,7 @@ class Sheet:
         *,
         repeat_first_row: bool = True,
         pages_wide: int = 1,
+        pages_tall: int = 0,
         repeat_columns: str | None = None,
     ) -> None:
         """Landscape, as wide as the page, the header row on every page, name and page numbers.
@@ -107,11 +127,11 @@ class Sheet:
         to read on one page can take ``pages_wide`` pages side by side, each repeating
         ``repeat_columns`` (such as "A:B") and printed left to right before going down.
         """
+        set_up(self.ws, landscape=True)
         setup = self.ws.page_setup
-        setup.orientation = "landscape"
         self.ws.sheet_properties.pageSetUpPr.fitToPage = True
         setup.fitToWidth = pages_wide
-        setup.fitToHeight = 0  # as many pages down as it takes
+        setup.fitToHeight = pages_tall  # 0: as many pages down as it takes
         if pages_wide > 1:
             setup.pageOrder = "overThenDown"
         if repeat_first_row:
@@ -119,6 +139,62 @@ class Sheet:
         if repeat_columns:
             self.ws.print_title_cols = repeat_columns
         page_header_footer(self.ws, header)
+
+    def print_at_scale(
+        self, header: str, *, landscape: bool, repeat_first_row: bool = False
+    ) -> None:
+        """Printed at the largest scale at which every column fits the page's width, with
+        the page's height counted so that ``keep`` can start a block on a new page."""
+        page = set_up(self.ws, landscape)
+        scale = page.scale_to_fit(sum(column_points(w) for w in self._widths))
+        self.ws.page_setup.scale = scale
+        self._room = page.height * 100 / scale
+        if repeat_first_row:
+            self.ws.print_title_rows = "1:1"
+        page_header_footer(self.ws, header)
+
+    def print_by_groups(self, header: str, *, first: int, group: int, title_columns: int) -> None:
+        """Pages side by side broken only between groups of ``group`` columns.
+
+        The first ``first`` columns go on the first page, with as many groups as fit
+        beside them; each later page repeats the header row and the first
+        ``title_columns`` columns, then as many whole groups (a player's columns) as
+        fit. Of the orientations and scales down to ``LEAST_SCALE``, the one printing
+        the fewest pages is taken (the larger scale of two as good). Called once the
+        rows are written: it counts them.
+        """
+        points = [column_points(w) for w in self._widths]
+        best: tuple[int, int, bool, list[int]] | None = None
+        for landscape in (False, True):
+            page = set_up(self.ws, landscape)
+            for scale in range(MOST_SCALE, LEAST_SCALE - 1, -5):
+                breaks = _group_breaks(points, first, group, title_columns, page, scale)
+                if breaks is None:
+                    continue
+                tall = math.ceil(self.rows * LINE * scale / 100 / page.height + 0.05)
+                pages = (len(breaks) + 1) * tall
+                if best is None or (pages, -scale) < (best[0], -best[1]):
+                    best = (pages, scale, landscape, breaks)
+        pages, scale, landscape, breaks = best or (0, LEAST_SCALE, False, [])
+        set_up(self.ws, landscape)
+        for column in breaks:
+            self.ws.col_breaks.append(Break(id=column))
+        self.ws.page_setup.scale = scale
+        self.ws.page_setup.pageOrder = "overThenDown"
+        self.ws.print_title_rows = "1:1"
+        self.ws.print_title_cols = f"A:{get_column_letter(title_columns)}"
+        page_header_footer(self.ws, header)
+
+    def keep(self, lines: float) -> None:
+        """Start a new page unless ``lines`` more rows of text fit on this one."""
+        if self._room and self._used and self._used + lines * LINE > self._room:
+            self.ws.row_breaks.append(Break(id=self.rows))
+            self._used = 0.0
+
+    def _grow(self, points: float = LINE) -> None:
+        self._used += points
+        if self._room and self._used > self._room:  # a block longer than a page: it runs on
+            self._used -= self._room
 
     def header(self, columns: Sequence[Column], headers: Sequence[str] | None = None) -> None:
         """A header row: bold on a fill, the headers of numbers aligned right like them."""
@@ -139,12 +215,14 @@ class Sheet:
             self.ws.row_dimensions[self.rows + 1].height = _LINE_HEIGHT * min(lines, 4)
         self.ws.append(cells)
         self.rows += 1
+        self._grow(_LINE_HEIGHT * min(lines, 4))
         self._columns = columns
 
     def line(self, text: str, font: Font = NOTE) -> None:
         """One line of text in the first column, free to run on over the empty cells."""
         self.ws.append([self.cells.text(clean_text(text), font=font)])
         self.rows += 1
+        self._grow(max(LINE, (font.sz or 11) * 1.35))
 
     def title(self, text: str) -> None:
         self.line(text, TITLE)
@@ -162,6 +240,7 @@ class Sheet:
         values: Sequence[object],
         *,
         money: str = "",
+        signed: str = "",
         muted: bool = False,
         font: Font | None = None,
     ) -> None:
@@ -173,7 +252,7 @@ class Sheet:
         row = [
             make(
                 value,
-                money if column.fmt == MONEY else column.fmt,
+                money if column.fmt == MONEY else signed if column.fmt == SIGNED else column.fmt,
                 muted=muted,
                 font=font,
                 align=_body_alignment(column, value),
@@ -182,6 +261,7 @@ class Sheet:
         ]
         self.ws.append(row)
         self.rows += 1
+        self._grow()
 
     def end_table(self) -> None:
         """Close the open table; an empty one gets a "(none)" row, as Excel wants a body."""
@@ -207,6 +287,25 @@ class Sheet:
     def blank(self) -> None:
         self.ws.append([])
         self.rows += 1
+        self._grow()
+
+
+def _group_breaks(
+    points: Sequence[float], first: int, group: int, title_columns: int, page: Page, scale: int
+) -> list[int] | None:
+    """Where the column breaks go at ``scale``; None if the first columns do not fit."""
+    room = page.width * 100 / scale
+    fixed, title = sum(points[:first]), sum(points[:title_columns])
+    if fixed > room:
+        return None
+    breaks, used = [], fixed
+    for column in range(first, len(points), group):
+        width = sum(points[column : column + group])
+        if used + width > room:
+            breaks.append(column)
+            used = title
+        used += width
+    return breaks
 
 
 def _header_alignment(column: Column) -> Alignment:

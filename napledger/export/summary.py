@@ -11,17 +11,29 @@ from collections.abc import Mapping, Sequence
 from datetime import date
 from decimal import Decimal
 
-from napledger.export.cells import CHIPS, DATETIME, excel_datetime, money_format
+from openpyxl.utils import get_column_letter
+
+from napledger.export.cells import (
+    CHANGE,
+    CHIPS,
+    DATETIME,
+    Formula,
+    excel_datetime,
+    money_format,
+    money_label,
+)
 from napledger.export.data import SessionExport, StakeRow
 from napledger.export.evening import EveningPart, evening
-from napledger.export.sheet import MONEY, Column, Sheet
+from napledger.export.history import History, PotFlow
+from napledger.export.sheet import MONEY, SIGNED, Column, Sheet
 from napledger.export.style import TOTAL
 from napledger.ledger import POT
 
 NAME_WIDTH = (12.0, 30.0)  # the first columns hold names: at least, at most
 
-TOTAL_COLUMNS = (Column("Player"), Column("Chips", CHIPS), Column("Money", MONEY))
-MONEY_ONLY_COLUMNS = (Column("Player"), Column("Money", MONEY))
+TOTAL_COLUMNS = (Column("Player"), Column("Chips", CHANGE), Column("Money", SIGNED))
+MONEY_ONLY_COLUMNS = (Column("Player"), Column("Money", SIGNED))
+CHECK = "Check: sums to zero"
 PAYMENT_COLUMNS = (Column("Pays"), Column("To"), Column("Amount", MONEY))
 SESSION_COLUMNS = (
     Column("Name"),
@@ -30,7 +42,7 @@ SESSION_COLUMNS = (
     Column("Chip value", MONEY),
     Column("Created", DATETIME),
     Column("Closed", DATETIME),
-    Column("Live deals", numeric=True),
+    Column("Deals", numeric=True),
     Column("Pot (chips)", CHIPS),
     Column("Pot (money)", MONEY),
 )
@@ -53,12 +65,31 @@ def evening_title(sessions: Sequence[SessionExport]) -> str:
 
 
 def write_summary(
-    sheet: Sheet, sessions: Sequence[SessionExport], live_deals: Sequence[int]
+    sheet: Sheet, sessions: Sequence[SessionExport], history: History, header: str
 ) -> None:
-    """The evening first (totals, one settlement), then each session's own block."""
-    name_width = _name_width(sessions)
+    """The evening first (totals, one settlement), then each session's own block.
+
+    No block is split across two printed pages: one that would not fit below the
+    last starts a page of its own.
+    """
+    live_deals = history.live_deals
+    name_width = max(_name_width(sessions), len(CHECK) + 1.0)
     variant = max((len(s.variant) for s in sessions), default=0) + 2.0
-    sheet.set_widths([name_width, max(name_width, variant, 12.0), 16.0, 12.0, 17.0, 17.0, 8.0])
+    sheet.set_widths(
+        [
+            name_width,
+            min(max(variant, name_width, 12.0), 24.0),
+            9.0,
+            10.0,
+            16.0,
+            16.0,
+            7.0,
+            7.0,
+            9.0,
+        ],
+        SESSION_COLUMNS,
+    )
+    sheet.print_at_scale(header, landscape=False)
     sheet.title(evening_title(sessions))
     if not sessions:
         sheet.line("No sessions to report.")
@@ -69,8 +100,10 @@ def write_summary(
         _write_part(sheet, part, number if len(parts) > 1 else None)
     if any(s.closed is None for s in sessions):
         sheet.line("An open session counts as if it closed now with the pot split, as settle does.")
-    for number, (session, live) in enumerate(zip(sessions, live_deals, strict=True), 1):
-        _write_session(sheet, session, live, number)
+    for number, (session, live, pot) in enumerate(
+        zip(sessions, live_deals, history.pots, strict=True), 1
+    ):
+        _write_session(sheet, session, live, pot, number)
     _write_sessions_table(sheet, sessions, live_deals)
 
 
@@ -89,23 +122,30 @@ def _day(day: date) -> str:
 def _write_part(sheet: Sheet, part: EveningPart, number: int | None) -> None:
     """One currency's totals and settlement; ``number`` tells parts apart when there are several."""
     fmt = max((money_format(s.currency, s.chip_value) for s in part.sessions), key=len)
+    signed = max(
+        (money_format(s.currency, s.chip_value, signed=True) for s in part.sessions), key=len
+    )
     suffix = f" ({part.currency})" if number else ""
+    players = list(dict.fromkeys(p for s in part.sessions for p in s.players))
+    parties = [*players, *(p for p in part.net if p not in players)]
+    parties = [p for p in parties if p != POT or part.net.get(p)]
+    sheet.keep(len(parties) + 5)
     sheet.blank()
     sheet.heading(f"Evening totals{suffix}")
     chips = part.chip_value is not None
-    sheet.begin_table(
-        f"EveningTotals{number or ''}", TOTAL_COLUMNS if chips else MONEY_ONLY_COLUMNS
-    )
-    players = list(dict.fromkeys(p for s in part.sessions for p in s.players))
-    for party in [*players, *(p for p in part.net if p not in players)]:
+    columns = TOTAL_COLUMNS if chips else MONEY_ONLY_COLUMNS
+    sheet.begin_table(f"EveningTotals{number or ''}", columns)
+    first = sheet.rows + 1
+    for party in parties:
         money = part.net.get(party, Decimal(0))
-        if party == POT and not money:
-            continue
-        values = [party, part.chips(party), money] if chips else [party, money]
-        sheet.append(values, money=fmt)
+        label = "in the carried pot" if party == POT else party
+        values = [label, part.chips(party), money] if chips else [label, money]
+        sheet.append(values, money=fmt, signed=signed)
     sheet.end_table()
-    sheet.blank()
+    _check_row(sheet, columns, first, fmt, signed)
     count = len(part.plan)
+    sheet.keep(count + 3)
+    sheet.blank()
     sheet.heading(f"Settlement{suffix}: {count} payment{'s' * (count != 1)}")
     if not part.plan:
         sheet.line("Everyone is square.")
@@ -116,25 +156,75 @@ def _write_part(sheet: Sheet, part: EveningPart, number: int | None) -> None:
     sheet.end_table()
 
 
-def _write_session(sheet: Sheet, session: SessionExport, live: int, number: int) -> None:
+def _check_row(sheet: Sheet, columns: Sequence[Column], first: int, fmt: str, signed: str) -> None:
+    """Below a table of totals: the sum of each of its number columns, which is zero."""
+    last = sheet.rows
+    sums: list[object] = [CHECK]
+    for index in range(2, len(columns) + 1):
+        letter = get_column_letter(index)
+        sums.append(Formula(f"=SUM({letter}{first}:{letter}{last})"))
+    sheet.append(sums, money=fmt, signed=signed, font=TOTAL)
+
+
+def _write_session(
+    sheet: Sheet, session: SessionExport, live: int, pot: PotFlow, number: int
+) -> None:
     fmt = money_format(session.currency, session.chip_value)
+    signed = money_format(session.currency, session.chip_value, signed=True)
     value = session.chip_value
+    rows: list[tuple[str, int]] = [(p, session.chips.get(p, 0)) for p in session.players]
+    # The pot as a party of the session: what it brought in (a carried pot) is what the
+    # players share between them, what is left in it is what they put in and did not take.
+    if session.opening_pot:
+        source = f"{session.carried_from}'s pot" if session.carried_from else "a carried pot"
+        rows.append((f"from {source}", -session.opening_pot))
+    if session.pot:
+        rows.append((_pot_left(session), session.pot))
+    sheet.keep(len(rows) + 6)
     sheet.blank()
     sheet.heading(session.name)
     sheet.line(_session_line(session, live))
     sheet.begin_table(f"Session{number}", TOTAL_COLUMNS)
-    for player in session.players:
-        chips = session.chips.get(player, 0)
-        sheet.append([player, chips, chips * value], money=fmt)
-    if session.pot:
-        sheet.append(["left in the pot", session.pot, session.pot * value], money=fmt, muted=True)
+    first = sheet.rows + 1
+    for index, (label, chips) in enumerate(rows):
+        pot_row = index >= len(session.players)
+        sheet.append([label, chips, chips * value], money=fmt, signed=signed, muted=pot_row)
     sheet.end_table()
+    _check_row(sheet, TOTAL_COLUMNS, first, fmt, signed)
+    sheet.line(pot_line(session, pot))
+
+
+def _pot_left(session: SessionExport) -> str:
+    if session.pot_to == "carry":
+        return f"carried to {session.carried_to}" if session.carried_to else "carried on"
+    return "left in the pot"
+
+
+def pot_line(session: SessionExport, pot: PotFlow) -> str:
+    """Where the session's pot came from and went, in chips."""
+    parts = []
+    if pot.carried_in:
+        source = f" from {session.carried_from}" if session.carried_from else ""
+        parts.append(f"{pot.carried_in} carried in{source}")
+    parts += [f"{pot.paid_in} paid in", f"{pot.taken} taken by bids"]
+    if session.pot_to is None:
+        end = f"{pot.left} left in it (open: settle splits it)"
+    elif session.pot_to == "carry":
+        where = session.carried_to or "the next session"
+        end = f"{pot.left} carried to {where}"
+    elif session.pot_to == "split":
+        shares = ", ".join(f"{p} {c}" for p, c in session.close_shares.items())
+        end = f"{pot.left} split at the close" + (f" ({shares})" if shares else "")
+    else:
+        end = f"{pot.left} to {session.pot_to} at the close"
+    return "Pot (chips): " + " · ".join([*parts, end])
 
 
 def _write_sessions_table(
     sheet: Sheet, sessions: Sequence[SessionExport], live_deals: Sequence[int]
 ) -> None:
     """The sessions again as one table of typed values, for sorting and formulas."""
+    sheet.keep(len(sessions) + 4)
     sheet.blank()
     sheet.heading("Sessions")
     sheet.begin_table("SessionsTable", SESSION_COLUMNS)
@@ -156,7 +246,7 @@ def _write_sessions_table(
 
 
 def _session_line(session: SessionExport, live: int) -> str:
-    chip = f"{session.chip_value.normalize():f} {session.currency}".strip()
+    chip = money_label(session.chip_value, session.currency, session.chip_value)
     started = f"started {excel_datetime(session.created):%Y-%m-%d %H:%M}"
     closed = f"closed {excel_datetime(session.closed):%Y-%m-%d %H:%M}" if session.closed else "open"
     deals = f"{live} deal{'s' * (live != 1)}"
@@ -172,7 +262,7 @@ def _name_width(sessions: Sequence[SessionExport]) -> float:
 # --- Rules ------------------------------------------------------------------------------
 
 
-def write_rules(sheet: Sheet, sessions: Sequence[SessionExport]) -> None:
+def write_rules(sheet: Sheet, sessions: Sequence[SessionExport], header: str) -> None:
     """Each set of rules once, with the sessions played under it and what it does to the pot."""
     # The two stake headers wrap onto two lines: "Made: each / opponent pays" and
     # "Failed: pays / each opponent". At 16 characters "Failed: pays each" fitted a
@@ -182,6 +272,8 @@ def write_rules(sheet: Sheet, sessions: Sequence[SessionExport]) -> None:
     for s in sessions:
         same = (s.variant, s.stakes, tuple(sorted(s.settings.items())), tuple(s.absent.items()))
         groups.setdefault(same, []).append(s)
+    # Each set of rules fits a page: as tall as their count, as wide as one.
+    sheet.print_setup(header, repeat_first_row=False, pages_tall=max(1, len(groups)))
     sheet.title("Rules")
     if not sessions:
         sheet.line("No sessions.")
@@ -236,12 +328,13 @@ def stake_note(stake: StakeRow, pot_fail_doubles: bool) -> str:
     return "; ".join(parts) or "none: paid between the players only"
 
 
-def _setting_text(value: object) -> str:
+def _setting_text(value: object) -> object:
+    """On or off for a switch; a number stays a number, to compute with."""
     if value is True:
         return "on"
     if value is False:
         return "off"
-    return str(value)
+    return value if isinstance(value, int) else str(value)
 
 
 def setting_note(key: str, value: object, settings: Mapping[str, object]) -> str:

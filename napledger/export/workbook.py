@@ -21,6 +21,7 @@ from napledger.errors import NapError
 from napledger.export.chart import add_charts
 from napledger.export.data import SessionExport
 from napledger.export.history import PROGRESS_EVERY, write_history
+from napledger.export.pages import set_up
 from napledger.export.sheet import Sheet, page_header_footer
 from napledger.export.summary import evening_title, write_rules, write_summary
 
@@ -44,7 +45,7 @@ def write_workbook(
     """Write ``sessions`` to an Excel workbook at ``path``; returns the path written.
 
     Sheets: Summary (the evening's totals and one settlement, then each session),
-    Chart (one running-balance chart per session, a page each), Deals (every
+    Chart (the evening's running money, a page per currency), Deals (every
     revision of every deal, money beside chips), Rules (stakes and settings, with
     what each does to the pot), and the data sheets Ledger (every transfer) and
     Balance (the running totals the charts draw).
@@ -201,14 +202,11 @@ def _fill(
     balance = Sheet(wb, "Balance", freeze="C2")
 
     title = evening_title(sessions)
-    summary.print_setup(title, repeat_first_row=False)
-    rules.print_setup(title, repeat_first_row=False)
-    # Deals has three columns for every player: one page wide would print it too small
-    # to read, so it takes two, each starting with the session name and deal number.
-    deals.print_setup(title, pages_wide=2, repeat_columns="A:B")
+    wb.properties.title = title
+    wb.properties.subject = "Nap evening report: totals, settlement, chart, deals and rules"
     for sheet in (ledger, balance):
         sheet.print_setup(title)
-    chart_ws.page_setup.orientation = "landscape"  # no fit-to-page: it would drop the breaks
+    set_up(chart_ws, landscape=True)  # no fit-to-page: it would drop the breaks
     page_header_footer(chart_ws, title)
 
     # Every transfer, and the numbers behind the charts: data to check and to compute
@@ -216,10 +214,10 @@ def _fill(
     ledger.ws.sheet_state = "hidden"
     balance.ws.sheet_state = "hidden"
 
-    history = write_history(sessions, deals, ledger, balance, progress)
-    write_summary(summary, sessions, history.live_deals)
-    write_rules(rules, sessions)
-    add_charts(chart_ws, balance.ws, history.blocks)
+    history = write_history(sessions, deals, ledger, balance, progress, title)
+    write_summary(summary, sessions, history, title)
+    write_rules(rules, sessions, title)
+    add_charts(chart_ws, balance.ws, history.evenings)
 
 
 def _abandon(wb: Workbook) -> None:

@@ -2,33 +2,39 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from decimal import Decimal
 
+from sqlalchemy import func, select
+
 from napledger.export.data import DealRow, LedgerRow, SessionExport, StakeRow
-from napledger.history import final_pot, score_history
+from napledger.history import DealRecord, scored_deals
 from napledger.ledger import POT, postings
+from napledger.rules import Rules
 from napledger.rules.load import rules_to_dict
 from napledger.rules.scoring import close_transfers, outcome
 from napledger.store.book import Book
-from napledger.store.models import SessionRow
+from napledger.store.models import DealRevision, SessionRow
+
+_S = SessionRow.__table__.c  # type: ignore[attr-defined]
+_D = DealRevision.__table__.c  # type: ignore[attr-defined]
+_BATCH = 1_000  # deal rows fetched at a time
 
 
 def session_export(book: Book, row: SessionRow) -> SessionExport:
+    """The session's export; its deals are read from the store as the writer goes.
+
+    Iterate the deals inside the transaction ``book`` belongs to.
+    """
     rules = book.rules(row)
     table = book.table(row)
-    history = score_history(rules, book.records(row), row.opening_pot)
-    # The ledger shows transfers (who paid whom), derived from the records like everything
-    # else; `napledger verify` checks that they agree with the stored postings.
-    ledger = [
-        LedgerRow(d.number, d.revision, t.payer, t.payee, t.chips)
-        for d in history
-        for t in d.transfers
-    ]
-    if row.closed_at is not None and row.pot_to:
-        ledger += [
-            LedgerRow(None, 0, t.payer, t.payee, t.chips)
-            for t in close_transfers(final_pot(history, row.opening_pot), table.seating, row.pot_to)
-        ]
+    ledger: list[LedgerRow] = []
+    shares: dict[str, int] = {}
+    closes = [c for c in book.closes(row) if c.live]
+    if row.closed_at is not None and row.pot_to and closes:
+        closing = close_transfers(closes[-1].pot, table.seating, row.pot_to)
+        ledger = [LedgerRow(None, 0, t.payer, t.payee, t.chips) for t in closing]
+        shares = {a: c for a, c in postings(closing).items() if a != POT}
     net, _, _ = book.net_money([row])
     rules_data = rules_to_dict(rules)
     settings = {k: "off" if v is None else v for k, v in rules_data["settings"].items()}
@@ -51,12 +57,59 @@ def session_export(book: Book, row: SessionRow) -> SessionExport:
             for b in rules.bids
         ),
         settings=settings,
-        deals=[
-            DealRow(
+        deals=StoredDeals(book, row, rules),
+        ledger=ledger,
+        absent=rules_data["absent"],
+        opening_pot=row.opening_pot,
+        carried_from=_name(book, row.carried_from),
+        pot_to=row.pot_to if row.closed_at is not None else None,
+        carried_to=_carried_to(book, row),
+        close_shares=shares,
+    )
+
+
+def _name(book: Book, session_id: int | None) -> str | None:
+    if session_id is None:
+        return None
+    found = book.db.execute(select(_S.name).where(_S.id == session_id)).first()
+    return found[0] if found else None
+
+
+def _carried_to(book: Book, row: SessionRow) -> str | None:
+    """The session that opened with this one's carried pot, if any has yet."""
+    query = select(_S.name).where(_S.carried_from == row.id)
+    found = book.db.execute(query).first()
+    return found[0] if found else None
+
+
+class StoredDeals:
+    """A session's deals as export rows, read from the store each time they are iterated.
+
+    One query, read in batches and scored as it goes, so a history of 50,000 deals never
+    sits in memory. The transfers shown are derived from the records like everything
+    else; `napledger verify` checks that they agree with the stored postings.
+    """
+
+    def __init__(self, book: Book, row: SessionRow, rules: Rules) -> None:
+        self._book, self._row, self._rules = book, row, rules
+
+    def __len__(self) -> int:
+        query = select(func.count()).where(_D.session_id == self._row.id)
+        return int(self._book.db.execute(query).scalar_one())
+
+    def __iter__(self) -> Iterator[DealRow]:
+        row, rules = self._row, self._rules
+        for d in scored_deals(rules, self._records(), row.opening_pot):
+            deal = d.deal
+            if deal is None:  # a strict history has read every record
+                continue
+            # A voided or replaced deal keeps no entries: what it paid is scored again.
+            paid = d.transfers if d.live else d.would_have_paid
+            yield DealRow(
                 number=d.number,
                 revision=d.revision,
                 status=d.status,
-                dealer=(deal := d.deal).dealer,
+                dealer=deal.dealer,
                 bidder=deal.bidder,
                 bid=deal.bid,
                 outcome=outcome(rules, deal),
@@ -64,19 +117,29 @@ def session_export(book: Book, row: SessionRow) -> SessionExport:
                 peeps=deal.peeps,
                 purchases=deal.buys,
                 pot_after=d.stored_pot_after,
-                # A voided or replaced deal keeps no entries: what it paid is scored again.
-                changes={
-                    a: c
-                    for a, c in (d.entries if d.live else postings(d.would_have_paid)).items()
-                    if a != POT
-                },
+                changes={a: c for a, c in postings(paid).items() if a != POT},
                 recorded_at=d.recorded_at or row.created_at,  # read with its times: never None
                 note=deal.note,
                 seated=deal.seated,
+                ledger=tuple(
+                    LedgerRow(d.number, d.revision, t.payer, t.payee, t.chips) for t in d.transfers
+                ),
             )
-            for d in history
-            if d.deal is not None  # a strict history has read every record
-        ],
-        ledger=ledger,
-        absent=rules_data["absent"],
-    )
+
+    def _records(self) -> Iterator[DealRecord]:
+        query = (
+            select(
+                _D.id,
+                _D.number,
+                _D.revision,
+                _D.status,
+                _D.record_json,
+                _D.pot_after,
+                _D.recorded_at,
+            )
+            .where(_D.session_id == self._row.id)
+            .order_by(_D.number, _D.revision)
+            .execution_options(yield_per=_BATCH)
+        )
+        for found in self._book.db.execute(query):
+            yield DealRecord(*found)

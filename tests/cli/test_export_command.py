@@ -1,7 +1,9 @@
 """`napledger export` end to end: from the database to a workbook read back with openpyxl."""
 
+import re
 import zipfile
 from decimal import Decimal
+from pathlib import Path
 
 import openpyxl
 import pytest
@@ -79,9 +81,24 @@ def test_hostile_names_stay_text(nap, tmp_path):
     assert found == names
     assert all(c.data_type == "s" for c in cells if c.value in names)
     with zipfile.ZipFile(path) as z:
-        assert not any(
-            "<f>" in z.read(n).decode() for n in z.namelist() if n.startswith("xl/worksheets/")
-        )
+        # The only formulas are the Summary's own checks: sums of number cells.
+        formulas = [
+            f
+            for n in z.namelist()
+            if n.startswith("xl/worksheets/")
+            for f in re.findall(r"<f>([^<]*)</f>", z.read(n).decode())
+        ]
+        assert all(re.fullmatch(r"SUM\([A-Z]+\d+:[A-Z]+\d+\)", f) for f in formulas), formulas
+
+
+def test_the_default_file_is_named_by_the_day_the_session_was_played(tmp_path):
+    from datetime import date
+
+    from napledger.cli.export import default_path
+
+    played = date(2026, 12, 4)
+    assert default_path(["Fri 10pm"], played) == Path("exports/2026-12-04-Fri-10pm.xlsx")
+    assert default_path(["a", "b"], played).name == "2026-12-04-2-sessions.xlsx"
 
 
 def test_default_path_is_under_exports(evening, tmp_path, monkeypatch):

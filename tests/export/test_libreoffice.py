@@ -21,17 +21,19 @@ TOOLS = ("soffice", "pdftotext", "pdfinfo")
 pytestmark = needs(*TOOLS)
 
 CAT = '=HYPERLINK("Cat")'  # a name any spreadsheet would take for a formula
-MAX_PAGES = 8
+MAX_PAGES = 6
 
 
 def play_evening(nap: Any) -> None:
-    """Two sessions of 20 deals: a correction, an undo, a carried pot and a late arrival."""
+    """Two sessions of about 20 deals: a correction, an undo, a carried pot, a late arrival
+    and a split pot at the close: 40 live deals in all."""
     nap(f"new early --players 'Ann,Ben,{CAT},Dan' --chip 0.05 --currency GBP --rule pool=on")
     first = ["Ann", "Ben", CAT, "Dan"]
     for i in range(1, 21):
         bidder = first[i % 4]
         nap(_deal(i, bidder))
     nap("amend 4 --failed")
+    nap("pass")  # the antes stay in the pot, carried to the late session
     nap("close --pot carry")
     nap(
         "new late --players Ann,Ben,Dan --carry-from early --chip 0.05 --currency GBP --rule pool=on"
@@ -42,6 +44,7 @@ def play_evening(nap: Any) -> None:
         seated = ["Ann", "Ben", "Dan", "Eve"] if i >= 12 else ["Ann", "Ben", "Dan"]
         nap(_deal(i, seated[i % len(seated)]))
     nap("undo")
+    nap("close --pot split")
 
 
 def _deal(i: int, bidder: str) -> str:
@@ -119,6 +122,19 @@ def test_the_evening_prints_on_few_pages(printed: dict[str, Any]) -> None:
     assert len(printed["pages"]) == page_count(printed["pdf"])
 
 
+def test_every_page_is_a4(printed: dict[str, Any]) -> None:
+    info = subprocess.run(
+        ["pdfinfo", "-f", "1", "-l", "99", str(printed["pdf"])],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    sizes = re.findall(r"Page\s+\d+ size:\s+([\d.]+) x ([\d.]+)", info)
+    assert sizes
+    for width, height in sizes:  # 595 x 842 points, either way round
+        assert sorted((round(float(width)), round(float(height)))) == [595, 842], sizes
+
+
 def test_page_one_has_the_evening_totals_and_its_one_settlement(printed: dict[str, Any]) -> None:
     first = printed["pages"][0]
     assert "Nap evening: early, late" in first
@@ -133,18 +149,33 @@ def test_page_one_has_the_evening_totals_and_its_one_settlement(printed: dict[st
         assert name in first
 
 
-def test_every_name_is_in_its_chart_legend_as_typed(printed: dict[str, Any]) -> None:
-    charts = {
-        title: page
-        for page in printed["pages"]
-        if (found := re.search(r"Running balance: (\w+)", page)) and (title := found.group(1))
-    }
-    assert set(charts) == {"early", "late"}
-    for name in ("Ann", "Ben", CAT, "Dan"):
-        assert re.search(rf"^\s*{re.escape(name)}\s*$", charts["early"], re.MULTILINE), name
-    for name in ("Ann", "Ben", "Dan", "Eve"):
-        assert re.search(rf"^\s*{re.escape(name)}\s*$", charts["late"], re.MULTILINE), name
-    assert "Column" not in charts["early"]  # what a name read as a formula used to show
+def test_every_name_is_in_the_evening_chart_legend_as_typed(printed: dict[str, Any]) -> None:
+    (chart,) = [p for p in printed["pages"] if "Running money over the evening" in p]
+    for name in ("Ann", "Ben", CAT, "Dan", "Eve", "Pot"):
+        # The legend is at the right: each name ends its line (beside a y-axis label).
+        assert re.search(rf"(^|\s){re.escape(name)}\s*$", chart, re.MULTILINE), name
+    assert "Column" not in chart  # what a name read as a formula used to show
+
+
+def test_each_session_block_is_on_one_page_and_checks_to_zero(printed: dict[str, Any]) -> None:
+    for name in ("early", "late"):
+        holding = [p for p in printed["pages"] if re.search(rf"^\s*{name}\s*$", p, re.MULTILINE)]
+        (page,) = holding  # heading, rows, check and pot line together
+        block = page[page.index(f"\n{name}") :]
+        assert re.search(r"Check: sums to zero\s+0\s+£0\.00", block), block
+        assert "Pot (chips):" in block
+    summary = "\n".join(sheet_pages(printed, "Summary"))
+    assert "4 carried to late" in summary and "4 carried in from early" in summary
+    assert re.search(r"from early's pot\s+-4\s+-£0\.20", summary)
+
+
+def test_deals_end_each_session_with_its_pot_and_totals_the_summary(
+    printed: dict[str, Any],
+) -> None:
+    text = "\n".join(sheet_pages(printed, "Deals"))
+    assert re.search(r"^\s*early\s+close\s+pot of 4 carried to late", text, re.MULTILINE)
+    assert re.search(r"^\s*late\s+open\s+pot of 4 carried in from early", text, re.MULTILINE)
+    assert re.search(r"^\s*late\s+close\s+pot of \d+ split", text, re.MULTILINE)
 
 
 def test_every_page_says_whose_evening_it_is_and_which_page(printed: dict[str, Any]) -> None:
@@ -166,15 +197,18 @@ def test_deals_name_each_rows_session_and_no_header_breaks_mid_word(
     assert deals
     first = deals[0]
     # Each row starts with its session's name, not an id the reader never sees elsewhere.
-    assert re.search(r"^\s*early\s+1\s+1\s+live", first, re.MULTILINE), first
-    assert not re.search(r"^\s*\d+\s+\d+\s+\d+\s+live", first, re.MULTILINE)
+    assert re.search(r"^\s*early\s+1\s+live", first, re.MULTILINE), first
+    assert not re.search(r"^\s*\d+\s+\d+\s+live", first, re.MULTILINE)
     text = "\n".join(deals)
-    for word in ("Dealer", "Bidder", "Revoker", "Purchases", "Revision", "Status", "Note"):
+    for word in ("Dealer", "Bidder", "Outcome", "Peeps, buys", "Status", "Note"):
         assert re.search(rf"\b{word}\b", text), word  # whole, not "Deale" over "r"
     # Side by side, headers and cells keep a space between them (text set in after a
     # right-aligned column; "replaced" used to touch the dealer's name).
-    assert re.search(r"Revision {2,}Status", first), first
-    assert not re.search(r"Recorded at Note|replaced \S", text)
+    assert re.search(r"Deal {2,}Status", first), first
+    assert not re.search(r"Pot Note|replaced \S", text)
+    # Every page of Deals starts with the session and deal columns.
+    for page in deals:
+        assert re.search(r"^\s*Session\s+Deal\b", page, re.MULTILINE), page
 
 
 def test_the_rules_stake_headers_do_not_run_into_each_other(printed: dict[str, Any]) -> None:

@@ -176,13 +176,15 @@ def test_summary_chips_are_the_ledger_net_and_money_is_an_exact_number(tmp_path:
         party = "pot" if row["Player"].value == "left in the pot" else row["Player"].value
         assert row["Chips"].value == net[party]
         assert money(row["Money"]) == net[party] * Decimal("0.05")
-        assert row["Money"].number_format == '"£"#,##0.00'
+        assert (
+            row["Money"].number_format == '+"£"#,##0.00;-"£"#,##0.00;"£"0.00'
+        )  # a gain shows its plus
     (session,) = table_rows(wb["Summary"], "SessionsTable")
     assert session["Pot (chips)"].value == net["pot"] == 3
     assert money(session["Pot (money)"]) == Decimal("0.15")
     assert money(session["Chip value"]) == Decimal("0.05")
     assert session["Name"].value == "Friday nap"
-    assert session["Live deals"].value == 3
+    assert session["Deals"].value == 3
 
 
 def test_each_session_block_is_headed_by_its_name(tmp_path: Path) -> None:
@@ -250,8 +252,8 @@ def test_money_formats_follow_the_currency_and_the_chip_value(tmp_path: Path) ->
     odd = evening(id=9, currency='"XYZ"', chip_value=Decimal("0.125"))
     wb = openpyxl.load_workbook(write(tmp_path, rub, odd))
     first, second = (table_rows(wb["Summary"], f"Session{n}") for n in (1, 2))
-    assert first[0]["Money"].number_format == '#,##0.00 "₽"'
-    assert second[0]["Money"].number_format == '#,##0.000 "XYZ"'
+    assert first[0]["Money"].number_format == '+#,##0.00 "₽";-#,##0.00 "₽";0.00 "₽"'
+    assert second[0]["Money"].number_format.startswith('+#,##0.000 "XYZ";')
     cat = next(r for r in second if r["Player"].value == "Cat")
     assert money(cat["Money"]) == Decimal("-14") * Decimal("0.125")
 
@@ -280,7 +282,8 @@ def test_running_totals_count_only_live_deals(tmp_path: Path) -> None:
         (3, 1, "live", -5, 16, -14),
         (4, 1, "voided", None, None, None),
     ]
-    assert [r["Bob change"].value for r in rows] == [-3, -10, 20, -1, None]
+    # A replaced deal shows what it had paid as text, which no SUM of the column counts.
+    assert [r["Bob change"].value for r in rows] == [-3, "(-10)", 20, -1, None]
     assert rows[2]["Bob change"].number_format == "+#,##0;-#,##0;0"
 
 
@@ -290,11 +293,14 @@ def test_deals_show_money_beside_chips_and_what_a_replaced_deal_had_paid(tmp_pat
     header = list(rows[0])
     assert header.index("Bob money") == header.index("Bob change") + 1
     assert money(rows[2]["Bob money"]) == Decimal("1.00")
-    assert rows[2]["Bob money"].number_format == '"£"#,##0.00'
+    assert rows[2]["Bob money"].number_format == '+"£"#,##0.00;-"£"#,##0.00;"£"0.00'
     replaced = rows[1]
-    assert (replaced["Bob change"].value, money(replaced["Bob money"])) == (-10, Decimal("-0.5"))
-    assert replaced["Bob money"].font.color.rgb == GREY
-    assert replaced["Bob total"].value is None  # it no longer counts
+    assert replaced["Bob change"].value == "(-10)"
+    assert replaced["Bob change"].font.color.rgb == GREY
+    # Nothing a person would add up counts it: the live money sums to the Summary's.
+    assert replaced["Bob money"].value is None and replaced["Bob total"].value is None
+    bob = sum(money(r["Bob money"]) for r in rows if r["Bob money"].value is not None)
+    assert bob == 16 * Decimal("0.05")
 
 
 def test_voided_and_replaced_deals_are_grey_and_live_ones_are_not(tmp_path: Path) -> None:
@@ -316,13 +322,12 @@ def test_deal_row_shows_what_happened(tmp_path: Path) -> None:
     assert amended["Dealer"] == amended["Bidder"] == "Bob"
     assert amended["Bid"] == "nap"
     assert amended["Outcome"] == "made (5 tricks)"
-    assert amended["Peeps"] == "Ann"
-    assert amended["Purchases"] == "Cat 2"
+    assert amended["Peeps, buys"] == "Ann, Cat buys 2"
     assert amended["Note"] == "amended: Bob took the fifth trick"
     assert amended["Recorded at"] == T0
     assert rows[2]["Recorded at"].number_format == "yyyy-mm-dd hh:mm"
-    assert rows[3]["Pot after"].value == 3
-    assert rows[4]["Revoker"].value == "Ann"
+    assert rows[3]["Pot"].value == 3
+    assert rows[4]["Outcome"].value == "revoke by Ann"  # the revoker, named
 
 
 def test_sessions_keep_their_own_totals_and_players(tmp_path: Path) -> None:
@@ -399,7 +404,9 @@ def test_hostile_names_are_written_as_text_never_formulas(tmp_path: Path) -> Non
     # Ledger 4, Balance header 1.
     assert seen[a] == 9
     for name, xml in sheet_xml(path).items():
-        assert not re.search(r"<f[ >/]", xml), name
+        # The only formulas are the export's own checks, sums of number cells.
+        formulas = re.findall(r"<f>([^<]*)</f>", xml)
+        assert all(re.fullmatch(r"SUM\([A-Z]+\d+:[A-Z]+\d+\)", f) for f in formulas), name
         assert "<v>#N/A</v>" not in xml, name
     headers = [cell.value for cell in next(wb["Deals"].iter_rows(max_row=1))]
     assert f"{a} change" in headers
@@ -446,7 +453,8 @@ def test_headers_made_from_names_are_unique_table_columns(tmp_path: Path) -> Non
             assert header == table.column_names
             assert len({h.casefold() for h in header}) == len(header), (ws.title, header)
     balance = [c.value for c in wb["Balance"][1]]
-    assert balance == ["Session", "Deal", "Al", "AL (2)", "Session (2)"]
+    assert balance[:5] == ["Session", "Deal", "Al chips", "AL chips (2)", "Session chips"]
+    assert balance[5:] == ["Al", "AL (2)", "Session (2)", "Pot"]
 
 
 # --- Layout -----------------------------------------------------------------------
@@ -481,8 +489,8 @@ def test_columns_are_wide_enough_for_their_text(tmp_path: Path) -> None:
     assert summary.column_dimensions["A"].width >= len(long_name)  # Player column
     deals = wb["Deals"]
     # Deals is printed: a name column is wide enough for most names, not for any.
-    assert deals.column_dimensions["E"].width >= 16  # Dealer
-    assert deals.column_dimensions["H"].width >= len("made (5 tricks)")  # Outcome
+    assert deals.column_dimensions["D"].width >= 10  # Dealer
+    assert deals.column_dimensions["G"].width >= len("made (5 tricks)")  # Outcome
 
 
 def test_no_header_is_broken_inside_a_word(tmp_path: Path) -> None:
@@ -533,7 +541,7 @@ def test_rules_sheet_has_each_sessions_stakes_and_settings(tmp_path: Path) -> No
         for r in stakes
     ] == [("three", 3, 3, 3), ("misère", "no tricks", 3, 3), ("nap", 5, 10, 5)]
     settings_ = {r["Setting"].value: r for r in table_rows(wb["Rules"], "SettingsTable")}
-    assert settings_["dealer_sits_out_from"]["Value"].value == "6"
+    assert settings_["dealer_sits_out_from"]["Value"].value == 6  # a number, not text
     assert settings_["misere"]["Value"].value == "on"
     assert settings_["pot"]["Value"].value == "ante"
     assert "dealer sits the deal out" in settings_["dealer_sits_out_from"]["What it does"].value
@@ -570,7 +578,7 @@ def test_rules_mark_off_bids_and_say_what_each_does_to_the_pot(tmp_path: Path) -
 def test_empty_export_still_makes_a_readable_workbook(tmp_path: Path) -> None:
     wb = openpyxl.load_workbook(write(tmp_path))
     assert wb["Summary"]["A2"].value == "No sessions to report."
-    assert wb["Chart"]["A1"].value.startswith("No session")
+    assert wb["Chart"]["A1"].value == "No deals to draw."
 
 
 def test_aware_datetimes_are_shown_in_local_time(tmp_path: Path) -> None:
@@ -583,78 +591,14 @@ def test_aware_datetimes_are_shown_in_local_time(tmp_path: Path) -> None:
 # --- Chart ------------------------------------------------------------------------
 
 
-def test_each_session_gets_a_running_balance_chart(tmp_path: Path) -> None:
-    path = write(tmp_path, evening(), evening(("Ann", "Dan", "Eve"), id=8))
-    with zipfile.ZipFile(path) as archive:
-        names = archive.namelist()
-        chart = archive.read("xl/charts/chart1.xml").decode()
-    assert "xl/charts/chart2.xml" in names
-    assert "xl/charts/chart3.xml" not in names
-    assert chart.count("<ser>") == 3
-    # Values come from the Balance sheet rows of session 7 (header row 1, deals 0-3).
-    assert "'Balance'!$C$2:$C$5" in chart
-    assert "'Balance'!$B$2:$B$5" in chart  # deal numbers on the x axis
-    assert chart.count('<delete val="0"') == 2  # both axes shown in Excel
-
-
 def chart_xml(path: Path, number: int = 1) -> str:
     with zipfile.ZipFile(path) as archive:
         return archive.read(f"xl/charts/chart{number}.xml").decode()
 
 
-def test_charts_draw_straight_lines_with_deal_numbers_along_the_bottom(tmp_path: Path) -> None:
-    chart = chart_xml(write(tmp_path, evening()))
-    assert chart.count('<smooth val="0"') == 3  # every series: no curve overshooting a total
-    assert '<smooth val="1"' not in chart
-    assert '<tickLblPos val="low"' in chart  # not across the plot on the zero line
-    assert '<dispBlanksAs val="gap"' in chart
-
-
-def test_series_names_are_the_balance_headers_so_any_name_shows_as_typed(tmp_path: Path) -> None:
-    name = '=HYPERLINK("http://x","Cat")'
-    path = write(tmp_path, evening(("Ann", "Bob", name)))
-    chart = chart_xml(path)
-    titles = re.findall(r"<tx><strRef><f>([^<]*)</f>", chart)
-    assert titles == ["'Balance'!$C$1", "'Balance'!$D$1", "'Balance'!$E$1"]
-    assert "HYPERLINK" not in chart  # never written where a program could read a formula
-    header = openpyxl.load_workbook(path)["Balance"]["E1"]
-    assert header.value == name and header.data_type == "s"
-
-
-def test_a_player_not_at_the_table_is_a_gap_not_zero(tmp_path: Path) -> None:
-    """Dan joins at deal 2: nothing is drawn for him before it."""
-    a, b, c, d = ("Ann", "Bob", "Cat", "Dan")
-    deals = [
-        deal(1, 1, "live", seated=(a, b, c), changes={a: 6, b: -3, c: -3}),
-        deal(2, 1, "live", seated=(a, b, c, d), changes={a: -3, b: -3, c: -3, d: 9}),
-    ]
-    session = dataclasses.replace(
-        evening(),
-        players=(a, b, c, d),
-        deals=deals,
-        ledger=[],
-        chips={a: 3, b: -6, c: -6, d: 9},
-        pot=0,
-    )
-    wb = openpyxl.load_workbook(write(tmp_path, session))
-    balance = [(r["Deal"].value, r["Dan"].value) for r in table_rows(wb["Balance"], "BalanceTable")]
-    assert balance == [(0, None), (1, None), (2, 9)]
-    dan = [(r["Deal"].value, r["Dan total"].value) for r in table_rows(wb["Deals"], "DealsTable")]
-    assert dan == [(1, None), (2, 9)]
-
-
-def sat_in_once(deals: int, at: int) -> SessionExport:
-    """Ann, Bob and Cat play ``deals`` deals; Dan sits in for deal ``at`` only."""
-    a, b, c, d = ("Ann", "Bob", "Cat", "Dan")
-    rows = [
-        deal(n, 1, "live", seated=(a, b, c, d), changes={a: -1, b: -1, c: -1, d: 3})
-        if n == at
-        else deal(n, 1, "live", seated=(a, b, c), changes={a: 2, b: -1, c: -1})
-        for n in range(1, deals + 1)
-    ]
-    return dataclasses.replace(
-        evening(), players=(a, b, c, d), deals=rows, ledger=[], chips={}, pot=0
-    )
+def chart_count(path: Path) -> int:
+    with zipfile.ZipFile(path) as archive:
+        return sum(n.startswith("xl/charts/chart") for n in archive.namelist())
 
 
 def series_xml(chart: str) -> dict[str, str]:
@@ -666,76 +610,127 @@ def series_xml(chart: str) -> dict[str, str]:
     }
 
 
-def test_a_short_chart_marks_every_point_so_one_deal_sat_in_shows(tmp_path: Path) -> None:
-    """Dan's one point has a gap on both sides: a line alone draws nothing there."""
-    chart = chart_xml(write(tmp_path, sat_in_once(6, at=3)))
+def closed_evening() -> list[SessionExport]:
+    """Friday carries its 3 chips to Saturday, whose close splits its pot of 6 (2 each)."""
+    friday = evening(pot_to="carry", carried_to="Saturday")
+    a, b, c = friday.players
+    saturday = evening(
+        id=8,
+        name="Saturday",
+        opening_pot=3,
+        carried_from="Friday nap",
+        pot_to="split",
+        close_shares={a: 2, b: 2, c: 2},
+        deals=[
+            deal(1, 1, "live", pot_after=6, changes={a: -1, b: -1, c: -1}),
+        ],
+        ledger=[LedgerRow(1, 1, p, "pot", 1) for p in (a, b, c)],
+        chips={a: 1, b: 1, c: 1},
+        pot=0,
+    )
+    return [friday, saturday]
+
+
+def test_one_evening_chart_draws_every_player_and_the_pot_apart_in_grey(tmp_path: Path) -> None:
+    path = write(tmp_path, *closed_evening())
+    assert chart_count(path) == 1  # one chart for the evening, not one per session
+    chart = chart_xml(path)
     series = series_xml(chart)
-    assert len(series) == 4
-    for title, xml in series.items():
-        assert re.search(r'<marker><symbol val="circle"/><size val="\d+"/>', xml), title
+    assert len(series) == 4  # Ann, Bob, Cat and the pot
+    dashes = [re.search(r'<a:prstDash val="(\w+)"', x).group(1) for x in series.values()]  # type: ignore[union-attr]
+    markers = [re.search(r'<symbol val="(\w+)"', x).group(1) for x in series.values()]  # type: ignore[union-attr]
+    assert len(set(dashes)) == len(dashes), dashes
+    assert len(set(markers)) == len(markers), markers
+    assert chart.count('<smooth val="0"') == 4  # no curve overshooting a total
+    assert '<tickLblPos val="low"' in chart
 
 
-@pytest.mark.parametrize(
-    ("at", "marked"),
-    [(40, [40]), (70, [70]), (1, [])],  # deal 1: a line from the start, nothing alone
-)
-def test_a_long_chart_marks_only_the_points_that_stand_alone(
-    tmp_path: Path, at: int, marked: list[int]
-) -> None:
-    """Past 60 points markers would clutter the lines; a lone point still gets one."""
-    chart = chart_xml(write(tmp_path, sat_in_once(70, at=at)))
-    series = series_xml(chart)
-    dan = series["'Balance'!$F$1"]
-    assert '<symbol val="none"/>' in dan  # no markers along the line...
-    points = re.findall(r"<dPt>.*?</dPt>", dan)  # ...but one where a point stands alone
-    assert [int(re.findall(r'<idx val="(\d+)"/>', p)[0]) for p in points] == marked
-    assert all('<symbol val="circle"/>' in p for p in points)
-    for title in ("'Balance'!$C$1", "'Balance'!$D$1", "'Balance'!$E$1"):
-        assert "<dPt>" not in series[title], title
+def test_series_names_are_the_balance_headers_so_any_name_shows_as_typed(tmp_path: Path) -> None:
+    name = '=HYPERLINK("http://x","Cat")'
+    path = write(tmp_path, evening(("Ann", "Bob", name)))
+    chart = chart_xml(path)
+    titles = re.findall(r"<tx><strRef><f>([^<]*)</f>", chart)
+    header = openpyxl.load_workbook(path)["Balance"][1]
+    named = {c.value: f"'Balance'!${c.column_letter}$1" for c in header}
+    assert titles == [named["Ann"], named["Bob"], named[name], named["Pot"]]
+    assert "HYPERLINK" not in chart  # never written where a program could read a formula
 
 
-def test_one_chart_a_page(tmp_path: Path) -> None:
-    path = write(tmp_path, *(evening(id=n) for n in (1, 2, 3)))
-    ws = openpyxl.load_workbook(path)["Chart"]
-    assert [b.id for b in ws.row_breaks.brk] == [28, 56]
-    with zipfile.ZipFile(path) as archive:
-        drawing = archive.read("xl/drawings/drawing1.xml").decode()
-    rows = [int(r) for r in re.findall(r"<from><col>0</col><colOff>0</colOff><row>(\d+)", drawing)]
-    assert rows == [0, 29, 57]  # each chart starts a row after a page break
+def test_last_running_totals_on_deals_and_the_chart_are_the_summary(tmp_path: Path) -> None:
+    sessions = closed_evening()
+    wb = openpyxl.load_workbook(write(tmp_path, *sessions))
+    deals = table_rows(wb["Deals"], "DealsTable")
+    for number, session in enumerate(sessions, 1):
+        summary = {
+            r["Player"].value: r["Chips"].value
+            for r in table_rows(wb["Summary"], f"Session{number}")
+        }
+        rows = [r for r in deals if r["Session"].value == session.name]
+        assert rows[-1]["Deal"].value == "close"
+        for player in session.players:
+            assert rows[-1][f"{player} total"].value == summary[player] == session.chips[player]
+    saturday = [r for r in deals if r["Session"].value == "Saturday"]
+    assert saturday[0]["Deal"].value == "open"
+    assert saturday[0]["Outcome"].value == "pot of 3 carried in from Friday nap"
+    assert saturday[-1]["Outcome"].value == "pot of 6 split"
+    assert saturday[-1]["Ann change"].value == 2
+    # The chart's last points: each player's money over the evening, the pot emptied.
+    balance = table_rows(wb["Balance"], "BalanceTable")
+    last = balance[-1]
+    evening_money = {
+        p: sum(s.chips[p] for s in sessions) * Decimal("0.05") for p in ("Ann", "Bob", "Cat")
+    }
+    assert {p: money(last[p]) for p in evening_money} == evening_money
+    assert money(last["Pot"]) == 0
 
 
-def chart_anchor_rows(path: Path) -> list[int]:
-    with zipfile.ZipFile(path) as archive:
-        names = [n for n in archive.namelist() if n.startswith("xl/drawings/drawing")]
-        drawing = archive.read(names[0]).decode() if names else ""
-    return [int(r) for r in re.findall(r"<from><col>0</col><colOff>0</colOff><row>(\d+)", drawing)]
+def test_each_session_sums_to_zero_with_its_pot_and_a_check_formula(tmp_path: Path) -> None:
+    wb = openpyxl.load_workbook(write(tmp_path, *closed_evening()))
+    ws = wb["Summary"]
+    for number in (1, 2):
+        table = ws.tables[f"Session{number}"]
+        rows = table_rows(ws, f"Session{number}")
+        assert sum(r["Chips"].value for r in rows) == 0
+        last = int(re.findall(r"\d+", table.ref)[-1])
+        check = ws.cell(last + 1, 1).value, ws.cell(last + 1, 2).value
+        first = int(re.findall(r"\d+", table.ref)[0]) + 1
+        assert check == ("Check: sums to zero", f"=SUM(B{first}:B{last})")
+    saturday = [r["Player"].value for r in table_rows(ws, "Session2")]
+    assert "from Friday nap's pot" in saturday
+    lines = [row[0] for row in ws.iter_rows(values_only=True) if row and row[0]]
+    assert any(str(t).startswith("Pot (chips): 3 carried in from Friday nap") for t in lines)
 
 
-def test_a_session_with_no_deals_gets_a_line_not_an_empty_chart(tmp_path: Path) -> None:
-    """A chart of one point at 0 had a y axis of "1, 1, 0": the session is named instead."""
-    empty = evening(id=8, name="Saturday", deals=[], ledger=[])
-    voided = evening(id=9, name="Sunday", deals=[deal(1, 1, "voided", changes={})], ledger=[])
-    path = write(tmp_path, evening(id=1), empty, evening(id=2, name="Monday"), voided)
-    ws = openpyxl.load_workbook(path)["Chart"]
-    assert ws["A1"].value == "No chart for Saturday, Sunday: no deals to draw."
-    assert ws["A1"].data_type == "s"
-    titles = [re.search(r"Running balance: ([^<]*)<", chart_xml(path, n)) for n in (1, 2)]
-    assert [t.group(1) for t in titles if t] == ["Friday nap", "Monday"]
-    with zipfile.ZipFile(path) as archive:
-        assert len([n for n in archive.namelist() if n.startswith("xl/charts/chart")]) == 2
-    # The note and a spare row, then a chart a page, as before.
-    assert chart_anchor_rows(path) == [2, 31]
-    assert [b.id for b in ws.row_breaks.brk] == [30]
+def test_the_russian_box_is_charted(tmp_path: Path) -> None:
+    """The box grows 4, 12, 17 and is taken: its own line on the chart."""
+    a, b, c = ("Ann", "Bob", "Cat")
+    deals = [
+        deal(1, 1, "live", pot_after=4, changes={a: -4}),
+        deal(2, 1, "live", pot_after=12, changes={b: -8}),
+        deal(3, 1, "live", pot_after=17, changes={c: -5}),
+        deal(4, 1, "live", pot_after=0, changes={a: 17}),
+    ]
+    session = evening(
+        variant="Наполеон (Russian Napoleon)",
+        currency="RUB",
+        chip_value=Decimal(1),
+        deals=deals,
+        ledger=[],
+        chips={a: 13, b: -8, c: -5},
+        pot=0,
+    )
+    path = write(tmp_path, session)
+    pot = [
+        money(r["Pot"]) for r in table_rows(openpyxl.load_workbook(path)["Balance"], "BalanceTable")
+    ]
+    assert pot == [0, 4, 12, 17, 0]
+    assert "Pot" in [c.value for c in openpyxl.load_workbook(path)["Balance"][1]]
+    assert len(series_xml(chart_xml(path))) == 4
 
 
 def test_an_evening_with_no_deals_at_all_has_no_chart(tmp_path: Path) -> None:
-    path = write(tmp_path, evening(deals=[], ledger=[]))
-    ws = openpyxl.load_workbook(path)["Chart"]
-    assert ws["A1"].value == "No chart for Friday nap: no deals to draw."
-    assert chart_anchor_rows(path) == []
-
-
-# --- Looks and printing ------------------------------------------------------------------
+    wb = openpyxl.load_workbook(write(tmp_path, evening(deals=[], ledger=[])))
+    assert wb["Chart"]["A1"].value == "No deals to draw."
 
 
 def test_every_cell_names_one_font_family(tmp_path: Path) -> None:
@@ -756,27 +751,56 @@ def test_headers_are_bold_on_a_fill_and_numbers_headers_sit_right(tmp_path: Path
     header = {c.value: c for c in wb["Deals"][1]}
     for cell in header.values():
         assert cell.font.b and cell.fill.fill_type == "solid", cell.value
-    assert header["Pot after"].alignment.horizontal == "right"
+    assert header["Pot"].alignment.horizontal == "right"
     assert header["Deal"].alignment.horizontal == "right"
     assert header["Ann money"].alignment.horizontal == "right"
     assert header["Dealer"].alignment.horizontal == "left"
 
 
-def test_sheets_print_landscape_as_wide_as_the_page_with_titles_and_page_numbers(
-    tmp_path: Path,
-) -> None:
+def test_sheets_print_on_a4_with_titles_and_page_numbers(tmp_path: Path) -> None:
     wb = openpyxl.load_workbook(write(tmp_path, evening()))
     for ws in wb:
-        assert ws.page_setup.orientation == "landscape", ws.title
+        assert int(ws.page_setup.paperSize) == 9, ws.title  # A4
+        assert ws.page_margins.left == 0.5, ws.title
         assert "Friday nap" in ws.oddHeader.left.text, ws.title
         assert ws.oddFooter.center.text == "Page &P of &N", ws.title
-    for title in ("Summary", "Rules", "Ledger", "Balance"):
+    for title in ("Rules", "Ledger", "Balance"):
         assert wb[title].page_setup.fitToWidth == 1, title
         assert wb[title].sheet_properties.pageSetUpPr.fitToPage
+    assert wb["Rules"].page_setup.fitToHeight == 1  # one set of rules, one page
+    # Summary keeps its blocks whole with breaks, which fit-to-page would drop: a scale.
+    assert not wb["Summary"].sheet_properties.pageSetUpPr.fitToPage
+    assert wb["Summary"].page_setup.scale
     deals = wb["Deals"]
     assert deals.print_title_rows == "$1:$1"
-    assert deals.print_title_cols == "$A:$B"  # two pages wide, each with session and deal
-    assert deals.page_setup.fitToWidth == 2
+    assert deals.print_title_cols == "$A:$B"  # every page starts with session and deal
+    assert 60 <= int(deals.page_setup.scale) <= 85
+    assert wb.properties.title == "Nap evening: Friday nap"
+    assert wb.properties.subject
+
+
+def test_a_letter_locale_prints_on_letter(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LC_ALL", "en_US.UTF-8")
+    wb = openpyxl.load_workbook(write(tmp_path, evening()))
+    assert {int(ws.page_setup.paperSize) for ws in wb} == {1}  # US Letter
+
+
+def test_deals_pages_break_only_between_players(tmp_path: Path) -> None:
+    players = ("Annabel", "Benedict", "Catherine", "Dominic", "Evelyn", "Fay")
+    a, b = players[:2]
+    session = dataclasses.replace(
+        evening(),
+        players=players,
+        deals=[deal(1, 1, "live", changes={a: 5, b: -5})],
+        ledger=[],
+        chips={a: 5, b: -5},
+        pot=0,
+    )
+    ws = openpyxl.load_workbook(write(tmp_path, session))["Deals"]
+    first = len(history.DEAL_COLUMNS)
+    breaks = [brk.id for brk in ws.col_breaks.brk]
+    assert breaks, "six players do not fit one portrait page"
+    assert all((column - first) % 3 == 0 for column in breaks)  # a player's three together
 
 
 def test_an_ampersand_in_a_name_is_not_a_page_header_code(tmp_path: Path) -> None:
@@ -924,7 +948,8 @@ def test_a_header_longer_than_its_column_wraps_onto_a_taller_row(tmp_path: Path)
     header = {c.value: c for c in deals[1]}
     assert header[f"{name} change"].alignment.wrap_text
     # The column is as wide as the name, so the header wraps only at its space.
-    assert deals.row_dimensions[1].height == 30  # '=HYPERLINK("Cat")' / "change"
+    # Its columns are kept narrow, so a name longer than them breaks: three lines.
+    assert deals.row_dimensions[1].height == 45  # '=HYPERLI' / 'NK("Cat")' / "change"
 
 
 def test_a_setting_the_game_does_not_have_shows_a_dash_and_the_reason(tmp_path: Path) -> None:
