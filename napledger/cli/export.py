@@ -1,6 +1,5 @@
 """`napledger export`: evening histories to one Excel workbook."""
 
-import re
 from datetime import date
 from pathlib import Path
 from typing import Annotated
@@ -17,10 +16,9 @@ PROGRESS_FROM = 2_000  # deals; a smaller export is done before a bar would be d
 
 def default_path(names: list[str], day: date | None = None) -> Path:
     """exports/DATE-NAME.xlsx, DATE the day the (first) session was played."""
-    label = names[0] if len(names) == 1 else f"{len(names)}-sessions"
-    # A name is the players' text: keep letters and digits of any script, nothing a path could use.
-    slug = re.sub(r"[^\w]+", "-", label, flags=re.UNICODE).strip("-_")[:40] or "session"
-    return Path("exports") / f"{day or date.today():%Y-%m-%d}-{slug}.xlsx"
+    from napledger.export.workbook import file_name
+
+    return Path("exports") / file_name(names, day or date.today())
 
 
 @app.command()
@@ -69,14 +67,12 @@ def export(
         if not rows:
             raise NapError("no sessions to export in that range")
         data = [tx.export_data(r) for r in rows]
-        started = min(s.created for s in data)
-        # The day in local time, as the Summary shows it.
-        played = (started.astimezone() if started.tzinfo else started).date()
-        path = output or default_path([r.name for r in rows], played)
+        from napledger.export.data import deal_records
+        from napledger.export.workbook import Exists, played_on, write_workbook
+
+        path = output or default_path([r.name for r in rows], played_on(data))
         if output is None:
             path.parent.mkdir(exist_ok=True)
-        from napledger.export.data import deal_records
-        from napledger.export.workbook import Exists, write_workbook
 
         total = deal_records(data)
         exists: Exists = "replace" if force else "refuse" if output else "rename"

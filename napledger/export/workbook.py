@@ -9,7 +9,7 @@ import re
 import secrets
 import stat
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import BinaryIO, Literal
 from zipfile import ZIP_DEFLATED, ZipFile
@@ -33,6 +33,21 @@ Exists = Literal["refuse", "replace", "rename"]
 
 class TargetExists(NapError):
     """The workbook's path already names a file, and it was not to be replaced."""
+
+
+def file_name(names: Sequence[str], day: date) -> str:
+    """DATE-NAME.xlsx, as `export` and the page's download name a workbook: DATE the day
+    the (first) session was played."""
+    label = names[0] if len(names) == 1 else f"{len(names)}-sessions"
+    # A name is the players' text: keep letters and digits of any script, nothing a path could use.
+    slug = re.sub(r"[^\w]+", "-", label, flags=re.UNICODE).strip("-_")[:40] or "session"
+    return f"{day:%Y-%m-%d}-{slug}.xlsx"
+
+
+def played_on(sessions: Sequence[SessionExport]) -> date:
+    """The day the first of `sessions` was played, in local time as the Summary shows it."""
+    started = min(s.created for s in sessions)
+    return (started.astimezone() if started.tzinfo else started).date()
 
 
 def write_workbook(

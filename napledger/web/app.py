@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib.resources import files
 from typing import Annotated, Any
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import quote, urlencode, urlsplit
 
 from anyio import to_thread
 from fastapi import Depends, FastAPI, Form, Header, Query, Request
@@ -390,6 +390,19 @@ def create_app(
         sig: Annotated[str | None, Query(max_length=100)] = None,
     ) -> Response:
         return show(request, session, key=key, said=said if said_here(session, said, sig) else None)
+
+    @app.get("/s/{session}/workbook")
+    def download(session: int, _key: Annotated[str, Depends(keeper_page)]) -> Response:
+        """The session's workbook, the very file `export` writes, for the keeper's phone."""
+        name, content = calls.workbook(database, session)
+        return Response(
+            content,
+            media_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+            headers={
+                "content-disposition": f"attachment; filename*=UTF-8''{quote(name)}",
+                "cache-control": "no-store",
+            },
+        )
 
     @app.get("/s/{session}/keep/controls", response_class=HTMLResponse)
     def keeper_controls(

@@ -449,3 +449,18 @@ def documents(database: Database, session: int) -> dict[str, object]:
             "hands": hands_json(s.history(with_roster=False)),
             "settle": settlement_json(s.settlement()),
         }
+
+
+def workbook(database: Database, session: int) -> tuple[str, bytes]:
+    """The session's workbook as `export` writes it, and the name `export` would give it."""
+    import tempfile
+    from pathlib import Path
+
+    from napledger.export.workbook import file_name, played_on, write_workbook
+
+    with database.read() as ledger, tempfile.TemporaryDirectory() as folder:
+        # Written inside the reading transaction: the deals stream from the store.
+        data = [ledger.export_data(ledger.session(str(session)).info)]
+        name = file_name([data[0].name], played_on(data))
+        path = write_workbook(data, Path(folder) / name, exists="replace")
+        return name, path.read_bytes()
