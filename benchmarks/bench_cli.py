@@ -144,8 +144,8 @@ def play_per_deal(db: Path, synchronous: str) -> float:
 
 def amend_in_long_session(db: Path, deals: int = 500) -> float:
     from napledger.cli import app
-    from napledger.options import DealOptions
-    from napledger.rules import load_rules
+    from napledger.core.options import DealOptions
+    from napledger.core.rules import load_rules
     from napledger.store.api import Database
 
     rules = load_rules("classic")

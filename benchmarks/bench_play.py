@@ -38,11 +38,11 @@ from typing import Any
 
 from sqlalchemy import event, func, insert, select
 
-from napledger.history import deal_to_json
-from napledger.ledger import postings
-from napledger.options import DealOptions, make_deal
-from napledger.rules import Deal, load_preset
-from napledger.rules.scoring import replay
+from napledger.core.history import deal_to_json
+from napledger.core.ledger import postings
+from napledger.core.options import DealOptions, make_deal
+from napledger.core.rules import Deal, load_preset
+from napledger.core.rules.scoring import replay
 from napledger.store.api import Database
 from napledger.store.models import DealRevision, Entry
 

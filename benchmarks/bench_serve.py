@@ -363,8 +363,8 @@ class Viewers:
 
 def seed(url: str, sessions: dict[str, int]) -> None:
     """Sessions of that many deals each, written through the session API."""
-    from napledger.options import DealOptions
-    from napledger.rules import load_preset
+    from napledger.core.options import DealOptions
+    from napledger.core.rules import load_preset
     from napledger.store.api import Database
 
     with Database(url) as database, database.write() as ledger:
@@ -396,7 +396,7 @@ class Writer:
             return ledger.session(str(session)).view().number - 1
 
     def elsewhere(self, session: int, n: int) -> None:
-        from napledger.options import DealOptions
+        from napledger.core.options import DealOptions
 
         with self.database.write() as ledger:
             ledger.session(str(session)).record(deal_options(n, DealOptions))

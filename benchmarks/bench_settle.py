@@ -17,7 +17,7 @@ import random
 import time
 from collections.abc import Callable
 
-from napledger.settle import settle
+from napledger.core.settle import settle
 
 SIZES = (8, 12, 16, 20)
 REPEATS = 5

@@ -29,11 +29,11 @@ from pathlib import Path
 
 from sqlalchemy import insert
 
-from napledger.history import deal_to_json
-from napledger.ledger import postings
-from napledger.rules import Deal, Rules, load_preset
-from napledger.rules.load import with_overrides
-from napledger.rules.scoring import replay
+from napledger.core.history import deal_to_json
+from napledger.core.ledger import postings
+from napledger.core.rules import Deal, Rules, load_preset
+from napledger.core.rules.load import with_overrides
+from napledger.core.rules.scoring import replay
 from napledger.store.api import Database
 from napledger.store.models import DealRevision, Entry
 

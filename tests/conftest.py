@@ -123,3 +123,9 @@ class Nap:
 @pytest.fixture
 def nap() -> Nap:
     return Nap()
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """`-n auto`: two workers a core. Many tests wait on a subprocess, a browser, a server
+    or LibreOffice; a second worker keeps the core busy meanwhile."""
+    return 2 * (os.cpu_count() or 1)

@@ -6,11 +6,11 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from napledger.errors import NapError
-from napledger.ledger import imbalance, postings
-from napledger.options import DealOptions, make_deal
-from napledger.rules import Deal, list_presets, load_preset, score_deal
-from napledger.rules.load import with_overrides
+from napledger.core.errors import NapError
+from napledger.core.ledger import imbalance, postings
+from napledger.core.options import DealOptions, make_deal
+from napledger.core.rules import Deal, list_presets, load_preset, score_deal
+from napledger.core.rules.load import with_overrides
 
 SEATED = ("Ann", "Anna", "Bob", "Zoë", "李雷", "Ed")
 typed = st.sampled_from(["ann", "an", "ANNA", "b", "zoe", "李", "Ed ", "", " ", "pot", "Zed", "e"])

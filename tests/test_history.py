@@ -12,9 +12,15 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from napledger.history import DealRecord, deal_from_json, deal_to_json, final_pot, score_history
-from napledger.ledger import imbalance, postings
-from napledger.rules.scoring import replay
+from napledger.core.history import (
+    DealRecord,
+    deal_from_json,
+    deal_to_json,
+    final_pot,
+    score_history,
+)
+from napledger.core.ledger import imbalance, postings
+from napledger.core.rules.scoring import replay
 
 spec = importlib.util.spec_from_file_location(
     "zero_sum", Path(__file__).parent / "rules" / "test_zero_sum.py"

@@ -4,8 +4,8 @@ from decimal import Decimal
 
 import pytest
 
-from napledger.errors import NapError
-from napledger.money import chip_value, chips_money, money_text
+from napledger.core.errors import NapError
+from napledger.core.money import chip_value, chips_money, money_text
 
 
 @pytest.mark.parametrize(

@@ -4,8 +4,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from napledger.errors import NapError
-from napledger.numbers import amount, is_whole, whole
+from napledger.core.errors import NapError
+from napledger.core.numbers import amount, is_whole, whole
 
 
 @pytest.mark.parametrize("text", ["0", "3", " 12 ", "007"])

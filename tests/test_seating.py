@@ -1,7 +1,7 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from napledger.seating import RosterChange, changes_between, next_dealer, seated_at
+from napledger.core.seating import RosterChange, changes_between, next_dealer, seated_at
 
 
 def seat(*players: str) -> list[RosterChange]:

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from napledger.errors import NapError
-from napledger.settle import EXACT_LIMIT, Payment, greedy_settle, settle
+from napledger.core.errors import NapError
+from napledger.core.settle import EXACT_LIMIT, Payment, greedy_settle, settle
 
 NAMES = ["Alice", "Bob", "Carol", "Dave", "Eve", "Fred", "Gwen", "Hugh", "Ivy", "pot"]
 

@@ -2,9 +2,9 @@
 
 import pytest
 
-from napledger.errors import NapError
-from napledger.rules import load_preset
-from napledger.shortforms import completions, hand_line, parse
+from napledger.cli.shortforms import completions, hand_line, parse
+from napledger.core.errors import NapError
+from napledger.core.rules import load_preset
 
 CLASSIC = load_preset("classic")
 COMMANDS = {"hand", "pass", "undo", "amend", "table", "join", "quit", "help"}

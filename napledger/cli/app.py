@@ -13,12 +13,12 @@ import typer
 
 from napledger.cli.complete import complete_bid, complete_player, complete_pot, complete_session
 from napledger.cli.errors import NapGroup
-from napledger.errors import NapError
+from napledger.core.errors import NapError
 
 if TYPE_CHECKING:
     from contextlib import AbstractContextManager
 
-    from napledger.options import DealOptions
+    from napledger.core.options import DealOptions
     from napledger.store.api import Database, SessionAPI, Transaction
     from napledger.store.views import Seated, Voided
 
@@ -139,7 +139,7 @@ def variants(
     ] = None,
 ) -> None:
     """List the presets, or show one variant's stake table and settings."""
-    from napledger.rules import list_presets, load_preset, load_rules
+    from napledger.core.rules import list_presets, load_preset, load_rules
 
     if name is None:
         from napledger.cli import plain
@@ -196,9 +196,9 @@ def new(
 ) -> None:
     """Start a session and make it the current one."""
     from napledger.cli import render
-    from napledger.money import chip_value as parse_chip
-    from napledger.rules import load_rules
-    from napledger.rules.load import with_overrides
+    from napledger.core.money import chip_value as parse_chip
+    from napledger.core.rules import load_rules
+    from napledger.core.rules.load import with_overrides
 
     rules = with_overrides(load_rules(variant), rule or [])
     chip_value = parse_chip(chip, "--chip") if chip is not None else None
@@ -284,8 +284,8 @@ ByOpt = Annotated[
 
 
 def counted(text: str) -> int:
-    """A number typed on the command line, by the one rule for numbers (napledger/numbers.py)."""
-    from napledger.numbers import whole
+    """A number typed on the command line, by the one rule for numbers (napledger/core/numbers.py)."""
+    from napledger.core.numbers import whole
 
     try:
         return whole(text, "it")
@@ -438,7 +438,7 @@ def deal_options(*names: str) -> Callable[[Callable[..., None]], Callable[..., N
         own = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in own]
 
         def run(**given: Any) -> None:
-            from napledger.options import DealOptions
+            from napledger.core.options import DealOptions
 
             typed = {name: given.pop(name) for name in names}
             for listed in ("peep", "buy"):

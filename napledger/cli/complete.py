@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import typer
 
 if TYPE_CHECKING:
-    from napledger.rules import Rules
+    from napledger.core.rules import Rules
 
 POT_CHOICES = ("split", "carry")
 
@@ -23,7 +23,7 @@ POT_CHOICES = ("split", "carry")
 def _session_words(
     ctx: typer.Context, incomplete: str, before: Sequence[str], extra: Sequence[str] = ()
 ) -> list[str]:
-    from napledger.shortforms import completions
+    from napledger.cli.shortforms import completions
 
     def offer(players: tuple[str, ...], rules: Rules) -> list[str]:
         return completions(incomplete, before, players, rules, {"hand", "leave"})
@@ -35,7 +35,7 @@ def _session_words(
 
 def as_typed(incomplete: str, word: str) -> str:
     """`word` beginning exactly as typed (`ben` for `b`): Typer offers only such words."""
-    from napledger.rules.model import fold
+    from napledger.core.rules.model import fold
 
     head = word[: len(incomplete)]
     return incomplete + word[len(incomplete) :] if fold(head) == fold(incomplete) else word
@@ -46,7 +46,7 @@ def _with_session(
 ) -> list[str] | None:
     import os
 
-    from napledger.errors import NapError
+    from napledger.core.errors import NapError
 
     db = ctx.find_root().params.get("db") or os.environ.get("NAPLEDGER_DB")
     session = ctx.params.get("session")
@@ -77,8 +77,8 @@ def complete_pot(ctx: typer.Context, incomplete: str) -> list[str]:
 def complete_session(ctx: typer.Context, incomplete: str) -> list[str]:
     import os
 
-    from napledger.errors import NapError
-    from napledger.rules.model import fold
+    from napledger.core.errors import NapError
+    from napledger.core.rules.model import fold
 
     db = ctx.find_root().params.get("db") or os.environ.get("NAPLEDGER_DB")
     try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime, time, timedelta
 
-from napledger.errors import NapError
+from napledger.core.errors import NapError
 
 # The days whose bounds can be counted in any time zone: a day's start or end must stay
 # inside the years 1 to 9999 that Python's dates hold.

@@ -10,7 +10,7 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
-from napledger.errors import NapError
+from napledger.core.errors import NapError
 
 
 def error_line(message: str) -> str:
@@ -71,7 +71,7 @@ def deal_hint(words: list[str], message: str) -> str:
     """
     import shlex
 
-    from napledger.shortforms import hand_line
+    from napledger.cli.shortforms import hand_line
 
     while words and words[0].startswith("-"):  # the root options, such as --db PATH
         words = words[1 if "=" in words[0] else 2 :]
@@ -90,8 +90,8 @@ def deal_hint(words: list[str], message: str) -> str:
 
 
 def all_bid_words() -> set[str]:
-    from napledger.rules import list_presets, load_preset
-    from napledger.rules.model import fold
-    from napledger.shortforms import bid_words
+    from napledger.cli.shortforms import bid_words
+    from napledger.core.rules import list_presets, load_preset
+    from napledger.core.rules.model import fold
 
     return {fold(w) for name in list_presets() for w in bid_words(load_preset(name))}

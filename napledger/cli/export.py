@@ -9,7 +9,7 @@ import typer
 from napledger.cli.app import app, book, session_refs
 from napledger.cli.complete import complete_session
 from napledger.cli.dates import day_range
-from napledger.errors import NapError
+from napledger.core.errors import NapError
 
 PROGRESS_FROM = 2_000  # deals; a smaller export is done before a bar would be drawn
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 import typer
 
-from napledger.rules import Rules
+from napledger.core.rules import Rules
 
 
 def columns(rows: Sequence[Sequence[str]]) -> list[str]:

@@ -12,7 +12,7 @@ import typer
 
 from napledger.cli.app import Run, SessionOpt, app
 from napledger.cli.errors import NapGroup, error_line
-from napledger.errors import NapError
+from napledger.core.errors import NapError
 
 if TYPE_CHECKING:
     from napledger.store.api import Transaction
@@ -123,7 +123,7 @@ class Loop:
 
     def handle(self, line: str) -> bool:
         """Run one line; False when it asks to leave."""
-        from napledger.shortforms import parse
+        from napledger.cli.shortforms import parse
 
         first = line.split(maxsplit=1)[0].casefold() if line.strip() else ""
         if first and first not in OWN_WORDS and not self.same_database(line):
@@ -218,7 +218,7 @@ class Loop:
         if state == 0:
             import readline
 
-            from napledger.shortforms import completions
+            from napledger.cli.shortforms import completions
 
             view = self.view()
             before = readline.get_line_buffer()[: readline.get_begidx()].split()

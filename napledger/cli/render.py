@@ -15,12 +15,12 @@ from rich.console import Console
 from rich.table import Table as RichTable
 
 from napledger.cli.grid import CACHED
-from napledger.history import ScoredDeal
-from napledger.ledger import POT
-from napledger.money import chips_money, money_text
-from napledger.rules import Deal, Rules
-from napledger.rules.scoring import describe, extras, outcome
-from napledger.seating import RosterChange
+from napledger.core.history import ScoredDeal
+from napledger.core.ledger import POT
+from napledger.core.money import chips_money, money_text
+from napledger.core.rules import Deal, Rules
+from napledger.core.rules.scoring import describe, extras, outcome
+from napledger.core.seating import RosterChange
 from napledger.store.messages import in_seat_order, signed
 
 # The `--json` documents are the store's, so the page serves the very same ones.
@@ -74,7 +74,7 @@ def variant(rules: Rules) -> None:
     settings = RichTable(title="Rule settings (--rule KEY=VALUE)")
     settings.add_column("key")
     settings.add_column("value")
-    from napledger.rules.load import rules_to_dict, setting_text
+    from napledger.core.rules.load import rules_to_dict, setting_text
 
     for key, value in sorted(rules_to_dict(rules)["settings"].items()):
         why = rules.why_absent(key)

@@ -10,7 +10,7 @@ from napledger.cli.app import JsonOpt, app, book, emit_json
 from napledger.cli.dates import day_range, parse_day
 
 if TYPE_CHECKING:
-    from napledger.tally import Figures, PlayerFigures
+    from napledger.core.tally import Figures, PlayerFigures
 
 
 @app.command()
@@ -32,7 +32,7 @@ def stats(
 ) -> None:
     """Lifetime figures per player: bids made and failed, chips and money, naps, treasure."""
     start, end = day_range(since, until)
-    from napledger.names import match_player
+    from napledger.core.names import match_player
 
     with book(ctx, write=False) as tx:
         everyone = tx.known_players()
@@ -49,7 +49,7 @@ def stats(
 
 def money_json(tally: "Figures", stats: "PlayerFigures") -> str | dict[str, str]:
     """One decimal string when every session counted shares a currency; else one per currency."""
-    from napledger.money import money_text
+    from napledger.core.money import money_text
 
     if len(tally.currencies) <= 1:
         shown = max(tally.places.values(), default=0)
@@ -60,7 +60,7 @@ def money_json(tally: "Figures", stats: "PlayerFigures") -> str | dict[str, str]
 def stats_json(
     tally: "Figures", rows: "list[PlayerFigures]", first: date | None, last: date | None
 ) -> dict[str, Any]:
-    from napledger.money import money_text
+    from napledger.core.money import money_text
 
     def percent(value: Decimal | None) -> str | None:
         return None if value is None else str(value)
@@ -109,7 +109,7 @@ def render_stats(tally: "Figures", rows: "list[PlayerFigures]", filtered: bool) 
     from rich.table import Table as RichTable
 
     from napledger.cli.render import console, esc, signed, styled
-    from napledger.money import money_text
+    from napledger.core.money import money_text
 
     if not rows:
         console.print(

@@ -5,7 +5,7 @@ from dataclasses import asdict
 import typer
 
 from napledger.cli.app import JsonOpt, app, book, emit_json
-from napledger.errors import NapError
+from napledger.core.errors import NapError
 
 
 @app.command()

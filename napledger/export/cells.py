@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 from openpyxl.cell import WriteOnlyCell
 from openpyxl.styles import Alignment, Font
 
+from napledger.core.money import money_text, places
 from napledger.export.style import MUTED
-from napledger.money import money_text, places
 
 if TYPE_CHECKING:  # a private module of openpyxl, needed only for annotations
     from openpyxl.worksheet._write_only import WriteOnlyWorksheet

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
+from napledger.core.settle import Payment, settle
 from napledger.export.data import SessionExport
-from napledger.settle import Payment, settle
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from openpyxl.worksheet.filters import AutoFilter
 from openpyxl.worksheet.pagebreak import Break
 from openpyxl.worksheet.table import Table, TableColumn, TableStyleInfo
 
-from napledger.errors import NapError
+from napledger.core.errors import NapError
 from napledger.export.cells import CellMaker, clean_text, xml_safe
 from napledger.export.pages import LINE, Page, column_points, set_up
 from napledger.export.style import (

@@ -13,6 +13,7 @@ from decimal import Decimal
 
 from openpyxl.utils import get_column_letter
 
+from napledger.core.ledger import POT
 from napledger.export.cells import (
     CHANGE,
     CHIPS,
@@ -27,7 +28,6 @@ from napledger.export.evening import EveningPart, evening
 from napledger.export.history import History, PotFlow
 from napledger.export.sheet import MONEY, SIGNED, Column, Sheet
 from napledger.export.style import TOTAL
-from napledger.ledger import POT
 
 NAME_WIDTH = (12.0, 30.0)  # the first columns hold names: at least, at most
 

@@ -17,7 +17,7 @@ from zipfile import ZIP_DEFLATED, ZipFile
 from openpyxl import Workbook
 from openpyxl.writer.excel import ExcelWriter
 
-from napledger.errors import NapError
+from napledger.core.errors import NapError
 from napledger.export.chart import add_charts
 from napledger.export.data import SessionExport
 from napledger.export.history import PROGRESS_EVERY, write_history

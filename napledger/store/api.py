@@ -49,13 +49,13 @@ from datetime import datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
-from napledger.errors import NapError
-from napledger.history import deal_from_json, deal_label, score_history
-from napledger.ledger import postings
-from napledger.money import places
-from napledger.options import DealOptions, make_deal
-from napledger.rules import Deal, Rules
-from napledger.rules.scoring import describe as describe_deal
+from napledger.core.errors import NapError
+from napledger.core.history import deal_from_json, deal_label, score_history
+from napledger.core.ledger import postings
+from napledger.core.money import places
+from napledger.core.options import DealOptions, make_deal
+from napledger.core.rules import Deal, Rules
+from napledger.core.rules.scoring import describe as describe_deal
 from napledger.store.book import Book, session_info, still_open
 from napledger.store.db import (
     APPLIED,
@@ -83,9 +83,9 @@ from napledger.store.views import (
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection, Engine
 
+    from napledger.core.tally import Figures
     from napledger.export.data import SessionExport
     from napledger.store.verify import Report
-    from napledger.tally import Figures
 
 __all__ = ["Database", "DealOptions", "SessionAPI", "Transaction"]
 
@@ -282,7 +282,7 @@ class Transaction:
 
 
 def settlement(book: Book, rows: Sequence[SessionRow]) -> Settlement:
-    from napledger.settle import settle
+    from napledger.core.settle import settle
 
     net, currency, chip_value = book.net_money(rows)
     return Settlement(

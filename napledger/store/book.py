@@ -16,18 +16,18 @@ from sqlalchemy import Integer, cast, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
-from napledger.errors import NapError
-from napledger.history import DealRecord, deal_from_json, deal_to_json, score_history
-from napledger.ledger import POT, Transfer, balances, postings
-from napledger.money import chip_value as checked_chip_value
-from napledger.money import currency_code
-from napledger.names import clean_player, clean_text, match_player
-from napledger.numbers import is_whole
-from napledger.rules import Deal, Rules, rules_from_dict, score_deal
-from napledger.rules.load import rules_to_dict
-from napledger.rules.model import fold
-from napledger.rules.scoring import close_transfers
-from napledger.seating import RosterChange, next_dealer
+from napledger.core.errors import NapError
+from napledger.core.history import DealRecord, deal_from_json, deal_to_json, score_history
+from napledger.core.ledger import POT, Transfer, balances, postings
+from napledger.core.money import chip_value as checked_chip_value
+from napledger.core.money import currency_code
+from napledger.core.names import clean_player, clean_text, match_player
+from napledger.core.numbers import is_whole
+from napledger.core.rules import Deal, Rules, rules_from_dict, score_deal
+from napledger.core.rules.load import rules_to_dict
+from napledger.core.rules.model import fold
+from napledger.core.rules.scoring import close_transfers
+from napledger.core.seating import RosterChange, next_dealer
 from napledger.store.db import duplicate_key, upsert
 from napledger.store.models import (
     CloseRow,

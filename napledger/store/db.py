@@ -15,7 +15,7 @@ from sqlalchemy import event, exc
 from sqlalchemy.engine import Engine, make_url
 from sqlmodel import Session, create_engine
 
-from napledger.errors import NapError
+from napledger.core.errors import NapError
 
 BUSY_TIMEOUT_MS = 30_000  # a second terminal waits for the first, it never sees "locked"
 # A money ledger keeps what it said it saved: FULL syncs the write-ahead log at every

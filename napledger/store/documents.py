@@ -10,10 +10,10 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from napledger.history import ScoredDeal
-from napledger.money import money_text
-from napledger.rules import Deal
-from napledger.rules.scoring import outcome
+from napledger.core.history import ScoredDeal
+from napledger.core.money import money_text
+from napledger.core.rules import Deal
+from napledger.core.rules.scoring import outcome
 from napledger.store.views import History, Scoreboard, SessionInfo, Settlement
 
 

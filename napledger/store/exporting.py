@@ -7,12 +7,12 @@ from decimal import Decimal
 
 from sqlalchemy import func, select
 
+from napledger.core.history import DealRecord, scored_deals
+from napledger.core.ledger import POT, postings
+from napledger.core.rules import Rules
+from napledger.core.rules.load import rules_to_dict
+from napledger.core.rules.scoring import close_transfers, outcome
 from napledger.export.data import DealRow, LedgerRow, SessionExport, StakeRow
-from napledger.history import DealRecord, scored_deals
-from napledger.ledger import POT, postings
-from napledger.rules import Rules
-from napledger.rules.load import rules_to_dict
-from napledger.rules.scoring import close_transfers, outcome
 from napledger.store.book import Book
 from napledger.store.models import DealRevision, SessionRow
 

@@ -16,8 +16,8 @@ from collections.abc import Mapping
 from sqlalchemy import select
 from sqlmodel import Session
 
-from napledger.history import DealRecord, ScoredDeal, score_history
-from napledger.ledger import POT, balances
+from napledger.core.history import DealRecord, ScoredDeal, score_history
+from napledger.core.ledger import POT, balances
 from napledger.store.api import SessionAPI, settlement
 from napledger.store.book import Book
 from napledger.store.models import DealRevision, Entry, SessionRow

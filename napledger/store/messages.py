@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from napledger.ledger import POT
-from napledger.money import chips_money
+from napledger.core.ledger import POT
+from napledger.core.money import chips_money
 from napledger.store.views import Closed, ClosePlan, DealResult, Scoreboard
 
 

@@ -29,8 +29,8 @@ from sqlalchemy import (
     text,
 )
 
-from napledger.errors import NapError
-from napledger.seating import RosterChange, changes_between
+from napledger.core.errors import NapError
+from napledger.core.seating import RosterChange, changes_between
 
 
 def _initial(connection: Connection) -> None:

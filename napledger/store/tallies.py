@@ -11,10 +11,10 @@ from operator import itemgetter
 from sqlalchemy import func, select
 from sqlmodel import Session
 
-from napledger.history import DealRecord, score_history
-from napledger.ledger import POT
+from napledger.core.history import DealRecord, score_history
+from napledger.core.ledger import POT
+from napledger.core.tally import Figures, Tally
 from napledger.store.book import Book, D, E, P, S, cached_rules
-from napledger.tally import Figures, Tally
 
 
 def known_players(db: Session) -> list[str]:

@@ -1,4 +1,4 @@
-"""`verify`'s fetching: what the pure check (`napledger.audit`) needs, read from the book,
+"""`verify`'s fetching: what the pure check (`napledger.core.audit`) needs, read from the book,
 and SQLite's own check of the file."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import json
 
 from sqlalchemy import text
 
-from napledger.audit import (
+from napledger.core.audit import (
     CarriedPot,
     Problem,
     Report,

@@ -8,12 +8,12 @@ from datetime import datetime
 from decimal import Decimal
 from functools import cached_property
 
-from napledger.history import ScoredDeal
-from napledger.ledger import Transfer, balances
-from napledger.money import chips_money
-from napledger.rules import Deal, Rules
-from napledger.seating import RosterChange
-from napledger.settle import Payment
+from napledger.core.history import ScoredDeal
+from napledger.core.ledger import Transfer, balances
+from napledger.core.money import chips_money
+from napledger.core.rules import Deal, Rules
+from napledger.core.seating import RosterChange
+from napledger.core.settle import Payment
 
 
 @dataclass(frozen=True)
@@ -178,7 +178,7 @@ class Settlement:
     currency: str
     chip_value: Decimal | None  # None when the sessions had different chip values
     payments: Sequence[Payment]
-    places: int = 2  # money is shown with this many places (napledger.money)
+    places: int = 2  # money is shown with this many places (napledger.core.money)
 
 
 @dataclass(frozen=True)

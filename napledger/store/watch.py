@@ -19,7 +19,7 @@ from urllib.parse import quote
 from sqlalchemy import create_engine, func, make_url, select
 from sqlmodel import Session
 
-from napledger.errors import NapError
+from napledger.core.errors import NapError
 from napledger.store.db import CHANGES_CHANNEL, sqlite_path
 from napledger.store.models import DealRevision, RosterRow, SessionRow
 

@@ -28,9 +28,9 @@ from starlette.exceptions import HTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from napledger.errors import NapError
-from napledger.numbers import whole
-from napledger.options import DealOptions
+from napledger.core.errors import NapError
+from napledger.core.numbers import whole
+from napledger.core.options import DealOptions
 from napledger.store.api import Database
 from napledger.store.kept import KeptHistory
 from napledger.store.watch import changes

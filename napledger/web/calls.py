@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import TYPE_CHECKING, TypeVar
 
-from napledger.history import deal_label
-from napledger.ledger import POT
-from napledger.money import chips_money, money_text
-from napledger.options import DealOptions
-from napledger.rules.scoring import describe
+from napledger.core.history import deal_label
+from napledger.core.ledger import POT
+from napledger.core.money import chips_money, money_text
+from napledger.core.options import DealOptions
+from napledger.core.rules.scoring import describe
 from napledger.store.api import Database, Transaction
 from napledger.store.messages import in_seat_order, recorded
 
@@ -316,8 +316,8 @@ class Game:
 
 
 def games() -> list[Game]:
-    from napledger.rules import list_presets, load_preset
-    from napledger.rules.load import rules_to_dict, setting_text
+    from napledger.core.rules import list_presets, load_preset
+    from napledger.core.rules.load import rules_to_dict, setting_text
 
     found = []
     for name in list_presets():
@@ -357,10 +357,10 @@ def new_session(
     """What `new NAME --players … --variant GAME --rule K=V … --chip … --currency …
     --dealer … --carry-from …` does, from the organiser's form (a box left empty is an
     option not typed)."""
-    from napledger.errors import NapError
-    from napledger.money import chip_value
-    from napledger.rules import list_presets, load_preset
-    from napledger.rules.load import with_overrides
+    from napledger.core.errors import NapError
+    from napledger.core.money import chip_value
+    from napledger.core.rules import list_presets, load_preset
+    from napledger.core.rules.load import with_overrides
     from napledger.store.messages import started
 
     # Only a preset by name: a page must never make the server read a file it names.
@@ -415,7 +415,7 @@ def close_plan(database: Database, session: int, pot_to: str) -> Closing:
 
 def close(database: Database, session: int, pot_to: str, seen: str) -> str:
     """Close as the keeper agreed to: refused if the pot or its shares changed since."""
-    from napledger.errors import NapError
+    from napledger.core.errors import NapError
     from napledger.store.messages import close_question, closed
 
     with writing(database) as ledger:

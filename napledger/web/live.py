@@ -22,7 +22,7 @@ from typing import Any
 
 from anyio import to_thread
 
-from napledger.errors import NapError
+from napledger.core.errors import NapError
 from napledger.store.watch import Changes
 
 # How often a watcher looks by itself when nothing can tell it of changes (a database

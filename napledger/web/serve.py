@@ -9,7 +9,7 @@ import sys
 from types import FrameType
 from urllib.parse import quote
 
-from napledger.errors import NapError
+from napledger.core.errors import NapError
 from napledger.web.keys import organiser_key, session_key
 
 DEFAULT_PORT = 8421

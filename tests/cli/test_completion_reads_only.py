@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from napledger.errors import NapError
+from napledger.core.errors import NapError
 from napledger.store.api import Database
 
 pytestmark = pytest.mark.sqlite_only

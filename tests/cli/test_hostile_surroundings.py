@@ -144,8 +144,8 @@ def test_dot_dot_through_a_missing_folder_names_one_file_for_reading_and_writing
 
 def test_two_sessions_of_one_name_at_the_same_moment_get_the_same_clean_refusal():
     """The loser of a race (on PostgreSQL a unique-key clash) is told what SQLite tells it."""
-    from napledger.errors import NapError
-    from napledger.rules import load_rules
+    from napledger.core.errors import NapError
+    from napledger.core.rules import load_rules
     from napledger.store.api import Database
 
     rules = load_rules("classic")

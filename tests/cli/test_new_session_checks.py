@@ -1,7 +1,7 @@
 """`new`: what a chip may be worth and how a currency is written, checked by the core.
 
 The command line and the session API refuse the same things, because the checks live in
-the core (`napledger/money.py`) that `Book.create` calls; the command line only names
+the core (`napledger/core/money.py`) that `Book.create` calls; the command line only names
 its option in the message.
 """
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-import napledger.rules
+import napledger.core.rules
 
 ABSENT = [
     ("russian", "pool_fail_doubles=off"),
@@ -56,7 +56,7 @@ def test_the_dealer_may_sit_out_from_four_or_never(nap, value):
 def test_a_rule_file_cannot_seat_the_dealer_out_from_three(nap, tmp_path):
     from importlib import resources
 
-    text = (resources.files("napledger.rules") / "presets" / "classic.toml").read_text("utf-8")
+    text = (resources.files("napledger.core.rules") / "presets" / "classic.toml").read_text("utf-8")
     path = tmp_path / "ours.toml"
     path.write_text(text.replace("dealer_sits_out_from = 6", "dealer_sits_out_from = 3"))
     assert "dealer_sits_out_from is off or from 4" in nap.fails(
@@ -191,7 +191,7 @@ def test_a_dealer_who_may_not_look_is_refused_and_nothing_is_written(nap):
     assert refused == "Error: rule dealer_peeps is free, pays or never, not 'maybe'"
 
 
-BOOKS = sorted((Path(napledger.rules.__file__).parent / "books").glob("*.toml"))
+BOOKS = sorted((Path(napledger.core.rules.__file__).parent / "books").glob("*.toml"))
 
 
 def test_the_book_rule_files_are_shipped():

@@ -13,7 +13,7 @@ from typing import Any
 import openpyxl
 import pytest
 
-from napledger.errors import NapError
+from napledger.core.errors import NapError
 from napledger.export import workbook
 from napledger.export.workbook import TargetExists, write_workbook
 from tests.export.test_workbook import evening

@@ -21,11 +21,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from napledger.errors import NapError
+from napledger.core.errors import NapError
+from napledger.core.settle import settle
 from napledger.export import history
 from napledger.export.data import DealRow, LedgerRow, SessionExport, StakeRow
 from napledger.export.workbook import write_workbook
-from napledger.settle import settle
 
 T0 = datetime(2026, 12, 1, 20, 0)
 GREY = "FF808080"

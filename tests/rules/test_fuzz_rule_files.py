@@ -7,9 +7,9 @@ import copy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from napledger.errors import RuleError
-from napledger.rules import Rules, list_presets, load_preset
-from napledger.rules.load import parse_rules, rules_from_dict, rules_to_dict, with_overrides
+from napledger.core.errors import RuleError
+from napledger.core.rules import Rules, list_presets, load_preset
+from napledger.core.rules.load import parse_rules, rules_from_dict, rules_to_dict, with_overrides
 
 KEYS = ["name", "tricks", "win", "lose", "misere", "aliases", "toggle", "pot_bid", "fail_pot",
         "min_players", "max_players", "hand_size", "pack", "settings", "bids", "pool",

@@ -2,9 +2,9 @@
 
 import pytest
 
-from napledger.errors import DealError, RuleError
-from napledger.rules import list_presets, load_preset, load_rules
-from napledger.rules.load import parse_rules, rules_from_dict, rules_to_dict, with_overrides
+from napledger.core.errors import DealError, RuleError
+from napledger.core.rules import list_presets, load_preset, load_rules
+from napledger.core.rules.load import parse_rules, rules_from_dict, rules_to_dict, with_overrides
 
 HOUSE = """
 name = "our-table"

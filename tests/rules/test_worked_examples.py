@@ -5,11 +5,11 @@ from decimal import Decimal
 
 import pytest
 
-from napledger.errors import DealError
-from napledger.ledger import POT, balances, postings
-from napledger.rules import Deal, load_preset, score_deal
-from napledger.rules.load import with_overrides
-from napledger.rules.scoring import close_transfers, replay
+from napledger.core.errors import DealError
+from napledger.core.ledger import POT, balances, postings
+from napledger.core.rules import Deal, load_preset, score_deal
+from napledger.core.rules.load import with_overrides
+from napledger.core.rules.scoring import close_transfers, replay
 
 FIVE = ("A", "B", "C", "D", "E")
 
@@ -142,7 +142,7 @@ def test_close_split_gives_odd_chips_from_the_first_seat():
 
 
 def test_a_pot_that_would_overflow_is_refused():
-    from napledger.errors import DealError
+    from napledger.core.errors import DealError
 
     rules = load_preset("russian")
     failed = Deal(("A", "B"), "A", "napoleon", "A", made=False)
@@ -276,7 +276,7 @@ def test_buying_says_which_rule_limits_the_table_and_what_the_pack_has_left(clas
 
 def test_rules_frozen_before_the_house_rules_keep_the_money_they_had():
     """A snapshot without the new settings reads as the behaviour before them."""
-    from napledger.rules.load import rules_from_dict, rules_to_dict
+    from napledger.core.rules.load import rules_from_dict, rules_to_dict
 
     old = rules_to_dict(load_preset("classic"))
     for key in ("dealer_peeps", "revoke_fine", "empty_pot_ante", "pass_doubles",

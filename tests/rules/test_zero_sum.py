@@ -5,10 +5,10 @@ from dataclasses import replace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from napledger.errors import DealError
-from napledger.ledger import POT, imbalance, postings
-from napledger.rules import Deal, Rules, list_presets, load_preset, score_deal
-from napledger.rules.scoring import replay
+from napledger.core.errors import DealError
+from napledger.core.ledger import POT, imbalance, postings
+from napledger.core.rules import Deal, Rules, list_presets, load_preset, score_deal
+from napledger.core.rules.scoring import replay
 
 NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus"]
 
@@ -93,7 +93,7 @@ def evenings(draw):
     return rules, draw(st.lists(deals(rules), min_size=1, max_size=25)), draw(st.integers(0, 50))
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(evenings())
 def test_every_deal_sums_to_zero_and_the_pot_never_goes_negative(evening):
     rules, deal_list, opening = evening

@@ -8,15 +8,15 @@ from decimal import Decimal
 
 import pytest
 
-from napledger.errors import NapError
-from napledger.history import ScoredDeal
-from napledger.ledger import POT
-from napledger.options import DealOptions
-from napledger.rules import load_preset
-from napledger.seating import RosterChange
+from napledger.core.errors import NapError
+from napledger.core.history import ScoredDeal
+from napledger.core.ledger import POT
+from napledger.core.options import DealOptions
+from napledger.core.rules import load_preset
+from napledger.core.seating import RosterChange
+from napledger.core.tally import PlayerFigures
 from napledger.store.api import Database
 from napledger.store.views import Scoreboard
-from napledger.tally import PlayerFigures
 
 
 @pytest.fixture
@@ -219,7 +219,7 @@ def test_undo_with_an_expected_number_voids_only_that_last_deal(database):
 
 def test_house_rules_through_the_session_api_examples_17_and_18():
     """docs/rules.md examples 17 (the opening stake) and 18 (doubles after a pass)."""
-    from napledger.rules.load import with_overrides
+    from napledger.core.rules.load import with_overrides
 
     rules = with_overrides(load_preset("classic"), ["empty_pot_ante=2", "pass_doubles=on"])
     with Database() as db:
@@ -246,7 +246,7 @@ def test_house_rules_through_the_session_api_examples_17_and_18():
 
 def test_house_rules_through_the_session_api_examples_19_and_20():
     """docs/rules.md examples 19 (a revoke fine into the pool) and 20 (the dealer's look)."""
-    from napledger.rules.load import with_overrides
+    from napledger.core.rules.load import with_overrides
 
     classic = load_preset("classic")
     with Database() as db:

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from napledger.errors import DealError, NapError
-from napledger.options import DealOptions
-from napledger.rules import load_preset
+from napledger.core.errors import DealError, NapError
+from napledger.core.options import DealOptions
+from napledger.core.rules import load_preset
 from napledger.store.api import Database
 
 CLASSIC = load_preset("classic")

@@ -16,11 +16,11 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import text
 
-from napledger.errors import NapError
-from napledger.ledger import POT, balances, imbalance, postings
-from napledger.options import DealOptions
-from napledger.rules import load_preset
-from napledger.rules.load import with_overrides
+from napledger.core.errors import NapError
+from napledger.core.ledger import POT, balances, imbalance, postings
+from napledger.core.options import DealOptions
+from napledger.core.rules import load_preset
+from napledger.core.rules.load import with_overrides
 from napledger.store.api import Database, SessionAPI
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di", "Eve"]

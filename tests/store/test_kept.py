@@ -15,11 +15,11 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from napledger.errors import NapError
-from napledger.ledger import imbalance, postings
-from napledger.options import DealOptions
-from napledger.rules import load_preset
-from napledger.rules.load import with_overrides
+from napledger.core.errors import NapError
+from napledger.core.ledger import imbalance, postings
+from napledger.core.options import DealOptions
+from napledger.core.rules import load_preset
+from napledger.core.rules.load import with_overrides
 from napledger.store.api import Database, SessionAPI
 from napledger.store.kept import KeptHistory
 from tests.store.test_evening_property import take as take_step

@@ -9,9 +9,9 @@ from decimal import Decimal
 
 import pytest
 
-from napledger.errors import NapError
-from napledger.options import DealOptions
-from napledger.rules import load_preset
+from napledger.core.errors import NapError
+from napledger.core.options import DealOptions
+from napledger.core.rules import load_preset
 from napledger.store.api import Database
 from napledger.store.watch import changes
 

@@ -15,8 +15,8 @@ from collections.abc import Iterator
 import httpx2
 import pytest
 
-from napledger.options import DealOptions
-from napledger.rules import load_preset
+from napledger.core.options import DealOptions
+from napledger.core.rules import load_preset
 from napledger.store.api import Database
 from napledger.store.kept import KeptHistory
 from napledger.store.watch import Changes

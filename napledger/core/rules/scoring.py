@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from napledger.errors import DealError
-from napledger.ledger import POT, Transfer, postings
-from napledger.rules.model import Rules
+from napledger.core.errors import DealError
+from napledger.core.ledger import POT, Transfer, postings
+from napledger.core.rules.model import Rules
 
 MAX_POT = 10**12
 

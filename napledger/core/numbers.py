@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-from napledger.errors import NapError
+from napledger.core.errors import NapError
 
 MAX_DIGITS = 1000  # far beyond any count at a table; int() refuses past 4300 digits
 WHOLE = re.compile(r"[0-9]+")

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from napledger.errors import NapError
+from napledger.core.errors import NapError
 
 Amount = int | Decimal
 

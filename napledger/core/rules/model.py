@@ -8,8 +8,8 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass, field
 
-from napledger.errors import DealError
-from napledger.numbers import is_whole
+from napledger.core.errors import DealError
+from napledger.core.numbers import is_whole
 
 
 def fold(text: str) -> str:

@@ -15,9 +15,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import asdict, replace
 from typing import Any
 
-from napledger.errors import RuleError
-from napledger.numbers import is_whole
-from napledger.rules.model import Bid, Rules, Settings, fold
+from napledger.core.errors import RuleError
+from napledger.core.numbers import is_whole
+from napledger.core.rules.model import Bid, Rules, Settings, fold
 
 # Settings every variant has, with the defaults a house rule file gets when it is silent.
 BOOL_SETTINGS = ("pool", "pool_fail_doubles", "pass_doubles")
@@ -64,7 +64,7 @@ TOGGLE_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 def list_presets() -> list[str]:
     from importlib import resources  # only where presets are read: it costs every start
 
-    folder = resources.files("napledger.rules") / "presets"
+    folder = resources.files("napledger.core.rules") / "presets"
     return sorted(
         p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml")
     )
@@ -76,7 +76,7 @@ def load_preset(name: str) -> Rules:
         raise RuleError(f"unknown variant {name!r}; the presets are {known}, or give a .toml file")
     from importlib import resources
 
-    text = (resources.files("napledger.rules") / "presets" / f"{name}.toml").read_text("utf-8")
+    text = (resources.files("napledger.core.rules") / "presets" / f"{name}.toml").read_text("utf-8")
     return parse_rules(text, source=f"preset {name}")
 
 

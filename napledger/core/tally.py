@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from types import MappingProxyType
 
-from napledger.history import ScoredDeal
-from napledger.ledger import POT, Transfer
-from napledger.money import places
-from napledger.rules.model import Bid, Rules
-from napledger.rules.scoring import was_made
+from napledger.core.history import ScoredDeal
+from napledger.core.ledger import POT, Transfer
+from napledger.core.money import places
+from napledger.core.rules.model import Bid, Rules
+from napledger.core.rules.scoring import was_made
 
 
 @dataclass(frozen=True)

@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from napledger.errors import NapError
-from napledger.names import clean_note, match_player
-from napledger.numbers import whole
-from napledger.rules import Deal, Rules
+from napledger.core.errors import NapError
+from napledger.core.names import clean_note, match_player
+from napledger.core.numbers import whole
+from napledger.core.rules import Deal, Rules
 
 PASS_WORDS = ("pass", "passed")
 

@@ -15,9 +15,9 @@ from functools import cached_property
 from types import MappingProxyType
 from typing import NamedTuple
 
-from napledger.errors import NapError
-from napledger.ledger import POT, Transfer, postings
-from napledger.rules import Deal, Rules, score_deal
+from napledger.core.errors import NapError
+from napledger.core.ledger import POT, Transfer, postings
+from napledger.core.rules import Deal, Rules, score_deal
 
 
 def deal_to_json(deal: Deal) -> str:

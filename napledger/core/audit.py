@@ -12,12 +12,12 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from napledger.errors import NapError
-from napledger.history import DealRecord, ScoredDeal, final_pot, score_history
-from napledger.ledger import imbalance, postings
-from napledger.rules import rules_from_dict
-from napledger.rules.scoring import close_transfers
-from napledger.seating import Dealt, RosterChange, misdealt, seated_at
+from napledger.core.errors import NapError
+from napledger.core.history import DealRecord, ScoredDeal, final_pot, score_history
+from napledger.core.ledger import imbalance, postings
+from napledger.core.rules import rules_from_dict
+from napledger.core.rules.scoring import close_transfers
+from napledger.core.seating import Dealt, RosterChange, misdealt, seated_at
 
 
 @dataclass(frozen=True)

@@ -23,9 +23,9 @@ import difflib
 import shlex
 from collections.abc import Collection, Sequence
 
-from napledger.errors import NapError
-from napledger.numbers import is_whole
-from napledger.rules.model import Rules, fold
+from napledger.core.errors import NapError
+from napledger.core.numbers import is_whole
+from napledger.core.rules.model import Rules, fold
 
 MADE = ("made", "won")
 FAILED = ("failed", "lost", "down")

@@ -6,9 +6,9 @@ import difflib
 import unicodedata
 from collections.abc import Iterable
 
-from napledger.errors import NapError
-from napledger.ledger import POT
-from napledger.rules.model import fold
+from napledger.core.errors import NapError
+from napledger.core.ledger import POT
+from napledger.core.rules.model import fold
 
 MAX_NAME = 40
 MAX_NOTE = 200

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from napledger.errors import NapError
-from napledger.names import clean_text
-from napledger.numbers import amount
+from napledger.core.errors import NapError
+from napledger.core.names import clean_text
+from napledger.core.numbers import amount
 
 # Currencies without a minor unit; every other is shown with two places, like pence.
 WHOLE_CURRENCIES = ("JPY", "KRW")
