@@ -16,12 +16,12 @@ from rich.table import Table as RichTable
 
 from napledger.cli.grid import CACHED
 from napledger.core.history import ScoredDeal
-from napledger.core.ledger import POT
+from napledger.core.ledger import POT, in_seat_order
 from napledger.core.money import chips_money, money_text
+from napledger.core.numbers import signed
 from napledger.core.rules import Deal, Rules
 from napledger.core.rules.scoring import describe, extras, outcome
 from napledger.core.seating import RosterChange
-from napledger.store.messages import in_seat_order, signed
 
 # The `--json` documents are the store's, so the page serves the very same ones.
 

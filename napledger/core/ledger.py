@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 POT = "pot"  # the pot's account; no player may take this name
@@ -37,3 +37,18 @@ def balances(
     for entries in deals:
         total.update(entries)
     return dict(total)
+
+
+def in_seat_order(
+    changes: Mapping[str, int], players: Sequence[str], involved: Iterable[str] = ()
+) -> list[tuple[str, int]]:
+    """One deal's changes in seat order, the pot last, leaving out those of 0 except the
+    `involved` (a dealer who anted and won it back took part in the deal)."""
+    changes = {**dict.fromkeys(involved, 0), **changes}
+    keep = set(involved)
+    seat = {p: i for i, p in enumerate(players)}
+    ordered = sorted((a for a in changes if a != POT), key=lambda a: seat.get(a, len(seat)))
+    paid = [(a, changes[a]) for a in ordered if changes[a] or a in keep]
+    if changes.get(POT):
+        paid.append((POT, changes[POT]))
+    return paid

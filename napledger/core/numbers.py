@@ -39,3 +39,8 @@ def amount(text: str, what: str) -> Decimal:
     if AMOUNT.fullmatch(text) is None:
         raise NapError(f"{what} wants an amount of money like 0.05, not {text!r}")
     return Decimal(text)
+
+
+def signed(chips: int) -> str:
+    """Chips as every front end writes them: gains with +, losses with -, nothing as 0."""
+    return f"+{chips}" if chips > 0 else f"-{-chips}" if chips < 0 else "0"

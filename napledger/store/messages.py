@@ -5,31 +5,10 @@ The terminal prints these lines, the page shows them; neither writes its own.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-
-from napledger.core.ledger import POT
+from napledger.core.ledger import in_seat_order
 from napledger.core.money import chips_money
+from napledger.core.numbers import signed
 from napledger.store.views import Closed, ClosePlan, DealResult, Scoreboard
-
-
-def signed(chips: int) -> str:
-    """Chips as every front end writes them: gains with +, losses with -, nothing as 0."""
-    return f"+{chips}" if chips > 0 else f"-{-chips}" if chips < 0 else "0"
-
-
-def in_seat_order(
-    changes: Mapping[str, int], players: Sequence[str], involved: Iterable[str] = ()
-) -> list[tuple[str, int]]:
-    """One deal's changes in seat order, the pot last, leaving out those of 0 except the
-    `involved` (a dealer who anted and won it back took part in the deal)."""
-    changes = {**dict.fromkeys(involved, 0), **changes}
-    keep = set(involved)
-    seat = {p: i for i, p in enumerate(players)}
-    ordered = sorted((a for a in changes if a != POT), key=lambda a: seat.get(a, len(seat)))
-    paid = [(a, changes[a]) for a in ordered if changes[a] or a in keep]
-    if changes.get(POT):
-        paid.append((POT, changes[POT]))
-    return paid
 
 
 def recorded(done: DealResult, passed: bool = False) -> str:

@@ -15,12 +15,12 @@ from itertools import islice
 from typing import TYPE_CHECKING, TypeVar
 
 from napledger.core.history import deal_label
-from napledger.core.ledger import POT
+from napledger.core.ledger import POT, in_seat_order
 from napledger.core.money import chips_money, money_text
 from napledger.core.options import DealOptions
 from napledger.core.rules.scoring import describe
 from napledger.store.api import Database, Transaction
-from napledger.store.messages import in_seat_order, recorded
+from napledger.store.messages import recorded
 
 if TYPE_CHECKING:
     from napledger.store.kept import KeptHistory
