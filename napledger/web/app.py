@@ -359,7 +359,7 @@ def create_app(
                 )
             )
         except NapError as error:
-            line = " ".join(str(error).split())
+            line = one_line(error)
             return await to_thread.run_sync(lambda: starting(request, key, game, typed, line))
         base = str(request.base_url).rstrip("/")
         viewers = f"{base}/s/{done.id}"
@@ -491,8 +491,8 @@ def create_app(
         try:
             asked = calls.close_plan(database, session, pot)
         except NapError as error:
-            return show(request, session, 400, key=key, error=" ".join(str(error).split()))
-        board = calls.board(database, session)
+            return show(request, session, 400, key=key, error=one_line(error))
+        board = calls.board(database, session, kept=kept_for(session))
         return page(request, "close.html", key=key, board=board, asked=asked)
 
     @app.post("/s/{session}/close", response_class=HTMLResponse)
@@ -517,7 +517,7 @@ def create_app(
             said = act()
             hub.written(session)  # its pages follow now, not when the change is heard
         except NapError as error:
-            return show(request, session, 400, key=key, error=" ".join(str(error).split()))
+            return show(request, session, 400, key=key, error=one_line(error))
         return told(session, key, said)
 
     @app.post("/s/{session}/{action}", response_class=HTMLResponse)
@@ -563,7 +563,7 @@ def create_app(
             said = do(action, session, options, shown, player, blank(after))
             hub.written(session)  # its pages follow now, not when the change is heard
         except NapError as error:
-            line = " ".join(str(error).split())
+            line = one_line(error)
             # Everything tapped stays tapped: the keeper corrects one thing, not all.
             typed: dict[str, Any] = {"bid": bid, "by": by, "result": result, "tricks": tricks}
             typed |= {"revoke": revoke, "peep": peep or [], "note": note or ""}
@@ -637,6 +637,11 @@ def numbers(
     if bought:
         given["buys"] = bought
     return given
+
+
+def one_line(error: NapError) -> str:
+    """A refusal as the page shows it: one line, however the message was wrapped."""
+    return " ".join(str(error).split())
 
 
 def qr(link: str) -> str:
