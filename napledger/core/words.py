@@ -1,0 +1,71 @@
+"""The words napledger says, in the table's language (GNU gettext, standard library only).
+
+Every message a person reads goes through `_` (or `ngettext` where a number decides the
+form), so one catalog per language translates all four front ends. The language is held in
+a context variable: the terminal sets it once for the process, the server once per
+request, and nothing else needs to know. A message written at import time is marked with
+`N_` and translated where it is shown.
+
+Catalogs are compiled into `napledger/locale/<lang>/LC_MESSAGES/napledger.mo`; a missing
+catalog falls back to English, which is also the source text.
+"""
+
+from __future__ import annotations
+
+import gettext
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import cache
+from pathlib import Path
+
+LANGUAGES = ("en", "ru", "pl")
+DOMAIN = "napledger"
+LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
+
+_english = gettext.NullTranslations()
+_current: ContextVar[gettext.NullTranslations] = ContextVar("napledger_words", default=_english)
+_language: ContextVar[str] = ContextVar("napledger_language", default="en")
+
+
+@cache
+def catalog(lang: str) -> gettext.NullTranslations:
+    """The compiled catalog of one language (English: the source text itself)."""
+    if lang == "en":
+        return _english
+    return gettext.translation(DOMAIN, LOCALE_DIR, languages=[lang], fallback=True)
+
+
+def use(lang: str) -> None:
+    """Speak `lang` from now on in this context (the process, or one request)."""
+    _language.set(lang)
+    _current.set(catalog(lang))
+
+
+@contextmanager
+def speaking(lang: str) -> Iterator[None]:
+    """Speak `lang` inside the block only (a request, a workbook of one session)."""
+    lang_token = _language.set(lang)
+    words_token = _current.set(catalog(lang))
+    try:
+        yield
+    finally:
+        _current.reset(words_token)
+        _language.reset(lang_token)
+
+
+def language() -> str:
+    return _language.get()
+
+
+def _(message: str) -> str:
+    return _current.get().gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    return _current.get().ngettext(singular, plural, n)
+
+
+def N_(message: str) -> str:
+    """Mark a message for the catalog without translating it yet (it is translated where shown)."""
+    return message
