@@ -20,6 +20,11 @@ import pytest
 from tests.real_clients import needs
 from tests.web.conftest import HOSTILE, KEY
 
+# How long a test waits for a live change to reach the page. The figure the table feels
+# (a deal on every phone within a second) is benchmarks/bench_serve.py's; a test on a
+# loaded CI machine only asks that it comes, without a reload.
+LIVE = 10_000
+
 CHROMIUM = Path("/usr/bin/chromium")
 PHONE = {"width": 390, "height": 844}
 
@@ -118,7 +123,7 @@ def test_a_deal_from_a_separate_hand_process_appears_without_a_reload(
         check=True,
         capture_output=True,
     )
-    page.wait_for_selector('#deals li[data-deal="5"]', timeout=2000)
+    page.wait_for_selector('#deals li[data-deal="5"]', timeout=LIVE)
     assert page.evaluate("window.sameDocument") is True  # no reload happened
     assert "Ben bid nap: made" in page.locator('#deals li[data-deal="5"]').inner_text()
     assert page.locator("body").get_attribute("data-arrived") == "5"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from tests.web import test_browser as shared
 from tests.web.conftest import HOSTILE
-from tests.web.test_browser import refused
+from tests.web.test_browser import LIVE, refused
 
 # The browser tests' own fixtures: Chromium at a phone's size and their evening of deals.
 browser, page, evening = shared.browser, shared.page, shared.evening
@@ -17,7 +17,9 @@ def hidden(page, form: str, name: str) -> str:
     return page.locator(f'{form} input[type=hidden][name="{name}"]').first.get_attribute("value")
 
 
-def test_the_keepers_labels_follow_a_terminal_deal_within_a_second(page, live_server, nap, evening):
+def test_the_keepers_labels_follow_a_terminal_deal_without_a_reload(
+    page, live_server, nap, evening
+):
     page.goto(live_server.keeper(1))
     page.locator("fieldset", has_text="Bid").get_by_text("nap", exact=True).click()
     page.locator("fieldset", has_text="Bidder").get_by_text("Ben", exact=True).click()
@@ -28,7 +30,7 @@ def test_the_keepers_labels_follow_a_terminal_deal_within_a_second(page, live_se
     page.wait_for_selector("body[data-live=yes]")
     page.evaluate("window.sameDocument = true")
     nap("hand misere --by Dan --made")  # deal 6, typed in a terminal
-    page.get_by_role("button", name="Amend deal 6").wait_for(timeout=1000)
+    page.get_by_role("button", name="Amend deal 6").wait_for(timeout=LIVE)
     assert page.evaluate("window.sameDocument") is True  # no reload happened
     assert page.get_by_role("button", name="Undo deal 6").is_visible()
     assert page.get_by_role("button", name="Record deal 7").is_visible()
@@ -41,7 +43,7 @@ def test_the_keepers_labels_follow_a_terminal_deal_within_a_second(page, live_se
     page.wait_for_selector(
         '#controls form[action$="/undo"] input[name=revision][value="2"]',
         state="attached",
-        timeout=1000,
+        timeout=LIVE,
     )
     assert page.problems == []
 
@@ -56,13 +58,13 @@ def test_what_is_half_entered_stays_for_the_same_deal_and_goes_once_it_is_record
     page.fill("input[name=note]", "late")
     nap("join Eve")  # the same deal 5 to come, one more at the table
     page.locator("fieldset", has_text="Bidder").get_by_text("Eve", exact=True).wait_for(
-        timeout=1000
+        timeout=LIVE
     )
     assert page.locator("input[name=bid][value=nap]").is_checked()
     assert page.locator("input[name=by][value=Ann]").is_checked()
     assert page.input_value("input[name=note]") == "late"
     nap("hand nap --by Ann --made")  # that deal, recorded in a terminal
-    page.get_by_role("button", name="Record deal 6").wait_for(timeout=1000)
+    page.get_by_role("button", name="Record deal 6").wait_for(timeout=LIVE)
     assert page.locator("#deal input:checked").count() == 0  # not to be sent again as deal 6
     assert page.input_value("input[name=note]") == ""
     assert page.problems == []
@@ -75,7 +77,7 @@ def test_a_tap_on_controls_drawn_before_a_terminal_deal_is_refused(page, live_se
     page.goto(live_server.keeper(1))
     page.wait_for_selector("body[data-live=yes]")
     nap("hand nap --by Ben --made")
-    page.wait_for_selector('#deals li[data-deal="5"]', timeout=2000)
+    page.wait_for_selector('#deals li[data-deal="5"]', timeout=LIVE)
     before = nap.json("hands --json")
     page.locator("fieldset", has_text="Result").get_by_text("made", exact=True).click()
     with page.expect_navigation():
