@@ -12,13 +12,15 @@ import inspect
 import json
 import os
 import shlex
+import sys
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
-from typer.testing import CliRunner
+import typer.main
+from typer.testing import CliRunner, Result
 
 from napledger.cli import app
 
@@ -79,11 +81,67 @@ def on_postgres(request: pytest.FixtureRequest, db_path: Path) -> Iterator[str |
         connection.execute(text(f"DROP SCHEMA {schema} CASCADE"))
 
 
+LANGUAGE_VARIABLES = ("NAPLEDGER_LANG", "LC_ALL", "LC_MESSAGES", "LANG")
+
+
+class Runner(CliRunner):
+    """Typer's test runner, with napledger's command tree built once for the whole run.
+
+    `CliRunner.invoke` builds the tree from the Typer app on every call (about 10 ms,
+    thousands of times in a run); the tree is a plain Click command that Click runs again
+    and again, so it is built here once with Typer's public `get_command` and run in the
+    runner's own public `isolation`, exactly as `invoke` runs it. One tree per language
+    asked for, in case help texts are translated as the tree is built.
+    """
+
+    trees: ClassVar[dict[tuple[str | None, ...], Any]] = {}
+
+    def invoke(  # type: ignore[override]
+        self,
+        cli: typer.Typer,
+        args: Sequence[str] | None = None,
+        input: str | None = None,
+        env: Mapping[str, str | None] | None = None,
+        **extra: Any,
+    ) -> Result:
+        if cli is not app or extra:
+            return super().invoke(cli, args, input=input, env=env, **extra)
+        exception: BaseException | None = None
+        exc_info = None
+        code = 0
+        with self.isolation(input=input, env=env) as (stdout, stderr, output):
+            language = tuple(os.environ.get(k) for k in LANGUAGE_VARIABLES)
+            if language not in self.trees:
+                self.trees[language] = typer.main.get_command(app)
+            try:
+                self.trees[language].main(args=list(args or ()), prog_name="napledger")
+            except SystemExit as error:
+                code = error.code if isinstance(error.code, int) else (error.code is not None)
+                if code:
+                    exception, exc_info = error, sys.exc_info()
+            except Exception as error:
+                exception, exc_info, code = error, sys.exc_info(), 1
+            finally:
+                sys.stdout.flush()
+                sys.stderr.flush()
+                written = stdout.getvalue(), stderr.getvalue(), output.getvalue()
+        return Result(
+            runner=self,
+            stdout_bytes=written[0],
+            stderr_bytes=written[1],
+            output_bytes=written[2],
+            return_value=None,
+            exit_code=int(code),
+            exception=exception,
+            exc_info=exc_info,  # type: ignore[arg-type]
+        )
+
+
 class Nap:
     """Runs napledger commands the way a person types them."""
 
     def __init__(self) -> None:
-        self.runner = CliRunner()
+        self.runner = Runner()
 
     def __call__(self, line: str, ok: bool = True, input: str | None = None) -> Any:
         # The width is named on every call: a worker of the parallel run drew one test's

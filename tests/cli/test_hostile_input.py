@@ -15,9 +15,9 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from napledger.cli import app
+from tests.conftest import Runner
 
 SESSIONS = ("open", "done")
 LEDGER = [
@@ -159,7 +159,7 @@ def template(tmp_path_factory):
     """The ledger every case starts from, and what `hands`/`table` showed of it."""
     folder = tmp_path_factory.mktemp("ledger")
     path = folder / "nap.db"
-    runner = CliRunner()
+    runner = Runner()
     env = {"NAPLEDGER_DB": str(path), "NO_COLOR": "1"}
     for line in LEDGER:
         result = runner.invoke(app, shlex.split(line), env=env)
@@ -167,7 +167,7 @@ def template(tmp_path_factory):
     return path, snapshot(runner, env)
 
 
-def snapshot(runner: CliRunner, env: dict[str, str]) -> dict[str, object]:
+def snapshot(runner: Runner, env: dict[str, str]) -> dict[str, object]:
     shown: dict[str, object] = {}
     for session in SESSIONS:
         for command in ("hands", "table"):
@@ -193,7 +193,7 @@ def test_bad_input_fails_in_one_line_and_changes_nothing(line, template, db_path
         db.execute("CREATE TABLE sessions (id INTEGER PRIMARY KEY, title TEXT)")
     db.close()
     other_bytes = other.read_bytes()
-    runner = CliRunner()
+    runner = Runner()
     env = {"NAPLEDGER_DB": str(db_path), "NO_COLOR": "1"}
 
     result = runner.invoke(app, words(line.format(tmp=tmp_path)), env=env)
