@@ -1,0 +1,250 @@
+"""Four front ends, one evening: random evenings read the same in each of them.
+
+An evening of one or two sessions is played through the service (deals, passes, amends,
+voids, undos, joins, leaves, a close with each pot choice, a pot carried into a second
+session). Then every place that shows a total is read back: `table --json` and
+`hands --json` from the command line, the page's JSON document, and the exported
+workbook's Summary (each session and the evening), the last running total of every
+player on Deals, the Balance sheet and the chart's last points. They must all agree,
+to the chip and to the penny (docs/rules.md: money is chips times the chip's value).
+"""
+
+from __future__ import annotations
+
+import re
+import zipfile
+from collections import Counter
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+import pytest
+from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from napledger.core.errors import NapError
+from napledger.core.options import DealOptions
+from napledger.core.rules import load_preset
+from napledger.store.api import Database, SessionAPI
+from napledger.web.app import create_app
+from tests.conftest import Nap
+from tests.export.test_workbook import table_rows
+
+NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]
+
+played = st.tuples(st.sampled_from(["3", "4", "nap"]), st.integers(0, 5), st.booleans())
+step = st.one_of(
+    st.tuples(st.just("deal"), played),
+    st.tuples(st.just("deal"), played),
+    st.tuples(st.just("deal"), played),
+    st.tuples(st.just("pass")),
+    st.tuples(st.just("undo")),
+    st.tuples(st.just("void"), st.integers(0, 20)),
+    st.tuples(st.just("amend"), st.integers(0, 20), played),
+    st.tuples(st.just("join")),
+    st.tuples(st.just("leave"), st.integers(0, 5)),
+)
+evening = st.fixed_dictionaries(
+    {
+        "variant": st.sampled_from(["classic", "russian"]),
+        "first": st.lists(step, min_size=1, max_size=14),
+        "pot": st.sampled_from(["split", "carry", 0, 1]),
+        "second": st.lists(step, max_size=8),
+        "close_second": st.booleans(),
+    }
+)
+
+
+def take(s: SessionAPI, kind: str, *args: Any) -> None:
+    board = s.scoreboard()
+    seated = board.seating
+
+    def options(bid: str, by: int, made: bool) -> DealOptions:
+        return DealOptions(bid=bid, by=seated[by % len(seated)], made=made, failed=not made)
+
+    live = [d.number for d in s.history(with_roster=False).deals if d.live]
+    if kind == "deal":
+        s.record(options(*args[0]))
+    elif kind == "pass":
+        s.pass_()
+    elif kind == "undo":
+        s.undo()
+    elif kind == "void":
+        s.void(live[args[0] % len(live)] if live else 1)
+    elif kind == "amend":
+        s.amend(live[args[0] % len(live)] if live else 1, options(*args[1]))
+    elif kind == "join":
+        s.join(next((n for n in NAMES if n not in board.chips), "Gus"))
+    else:
+        s.leave(seated[args[0] % len(seated)])
+
+
+def play(db: Database, name: str, steps: list[tuple[Any, ...]]) -> None:
+    for kind, *args in steps:
+        try:
+            with db.write() as tx:
+                take(tx.session(name), kind, *args)
+        except NapError:
+            pass  # refused (a leave below the game's minimum, nothing to undo...): unchanged
+
+
+def money(value: Any) -> Decimal:
+    return Decimal(str(value))
+
+
+def chart_points(path: Path) -> dict[str, str]:
+    """Each chart series' name cell and the cell of its last point."""
+    with zipfile.ZipFile(path) as archive:
+        xml = archive.read("xl/charts/chart1.xml").decode()
+    series = re.findall(
+        r"<tx><strRef><f>'Balance'!\$(\w+)\$1</f>.*?<val><numRef><f>([^<]*)</f>", xml
+    )
+    return {
+        f"{column}1": ref.split(":")[-1].replace("$", "").split("!")[-1] for column, ref in series
+    }
+
+
+def nap_settle(url: str, names: list[str]) -> Any:
+    env = pytest.MonkeyPatch()
+    env.setenv("NAPLEDGER_DB", url)
+    try:
+        return Nap().json("settle --json " + " ".join(f"--session {n}" for n in names))
+    finally:
+        env.undo()
+
+
+@settings(
+    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(plan=evening)
+def test_every_front_end_shows_the_same_totals_pot_and_running_balances(plan, tmp_path_factory):
+    folder = tmp_path_factory.mktemp("evening")
+    url = str(folder / "nap.db")
+    with Database(url) as db:
+        with db.write() as tx:
+            tx.new_session("fri", load_preset(plan["variant"]), NAMES[:4], Decimal("0.05"), "GBP")
+        play(db, "fri", plan["first"])
+        pot_to = plan["pot"]
+        with db.write() as tx:
+            s = tx.session("fri")
+            seated = s.scoreboard().seating
+            s.close(pot_to if isinstance(pot_to, str) else seated[pot_to % len(seated)])
+        names = ["fri"]
+        if pot_to == "carry":
+            with db.write() as tx:
+                tx.new_session(
+                    "sat",
+                    load_preset(plan["variant"]),
+                    NAMES[:4],
+                    Decimal("0.05"),
+                    "GBP",
+                    carry_from="fri",
+                )
+            play(db, "sat", plan["second"])
+            if plan["close_second"]:
+                with db.write() as tx:
+                    tx.session("sat").close("split")
+            names.append("sat")
+
+    nap = Nap()
+    env = pytest.MonkeyPatch()
+    env.setenv("NAPLEDGER_DB", url)
+    try:
+        tables = {n: nap.json(f"table --json --session {n}") for n in names}
+        hands = {n: nap.json(f"hands --json --session {n}") for n in names}
+        settles = {n: nap.json(f"settle --json --session {n}") for n in names}
+        workbook = folder / "evening.xlsx"
+        nap(f"export {' '.join(names)} -o {workbook}")
+        with TestClient(create_app(None, "secret"), raise_server_exceptions=False) as page:
+            for n in names:
+                sid = tables[n]["session"]["id"]
+                document = page.get(f"/s/{sid}/json").json()
+                assert document["table"] == tables[n]  # the page's board is table --json's
+                assert document["hands"] == hands[n]
+                assert document["settle"] == settles[n]
+    finally:
+        env.undo()
+
+    chips = {n: {p["name"]: p["chips"] for p in tables[n]["players"]} for n in names}
+    cash = {n: {p["name"]: money(p["money"]) for p in tables[n]["players"]} for n in names}
+    wb = openpyxl.load_workbook(workbook)
+    summary = wb["Summary"]
+    for i, n in enumerate(names, start=1):  # each session's block on Summary
+        rows = {r["Player"].value: r for r in table_rows(summary, f"Session{i}")}
+        for player, c in chips[n].items():
+            assert rows[player]["Chips"].value == c, (n, player)
+            assert money(rows[player]["Money"].value) == cash[n][player], (n, player)
+    # The evening's totals are what its settlement pays: the boards' money, and an open
+    # session's pot split as `settle` splits it ("if we stopped now").
+    plan = nap_settle(url, names)
+    owed: Counter[str] = Counter()
+    for t in plan["transfers"]:
+        owed[t["from"]] -= money(t["money"])
+        owed[t["to"]] += money(t["money"])
+    evening_money: Counter[str] = Counter()
+    for n in names:
+        evening_money.update(cash[n])
+    if not tables[names[-1]]["pot"] or tables[names[-1]]["session"]["closed"]:
+        assert {p: m for p, m in owed.items() if p != "pot" and m} == {
+            p: m for p, m in evening_money.items() if m
+        }
+    totals = {
+        r["Player"].value: money(r["Money"].value) for r in table_rows(summary, "EveningTotals")
+    }
+    assert {p: m for p, m in totals.items() if m} == {
+        p: m for p, m in owed.items() if p != "pot" and m
+    }
+    payments = (
+        [
+            (r["Pays"].value, r["To"].value, money(r["Amount"].value))
+            for r in table_rows(summary, "EveningSettlement")
+        ]
+        if plan["transfers"]
+        else []
+    )
+    assert payments == [(t["from"], t["to"], money(t["money"])) for t in plan["transfers"]]
+
+    deals = table_rows(wb["Deals"], "DealsTable")
+    balance = table_rows(wb["Balance"], "BalanceTable")
+    for n in names:
+        mine = [r for r in deals if r["Session"].value == n]
+        for player, c in chips[n].items():  # the last running total on Deals
+            last = [
+                r[f"{player} total"].value for r in mine if r[f"{player} total"].value is not None
+            ]
+            assert (last[-1] if last else 0) == c, (n, player)
+        theirs = [r for r in balance if r["Session"].value == n]
+        for player, c in chips[n].items():  # Balance: the session's chips where they end
+            drawn = [r[f"{player} chips"].value for r in theirs]
+            assert ([v for v in drawn if v is not None] or [0])[-1] == c, (n, player)
+        # and after every live deal, hands --json's running sum for those dealt in; a
+        # player not seated is a gap in the line, not a zero
+        running: Counter[str] = Counter()
+        at_deal = {r["Deal"].value: r for r in theirs}
+        for deal in hands[n]:
+            if deal["status"] != "live":
+                continue
+            running.update(deal["changes"])
+            row = at_deal[deal["number"]]
+            for player in chips[n]:
+                value = row[f"{player} chips"].value
+                assert value == (running[player] if player in deal["seated"] else None), (
+                    n,
+                    deal["number"],
+                    player,
+                )
+
+    sheet = wb["Balance"]
+    points = chart_points(workbook)
+    assert points  # one line a player, and the pot's
+    for header, last in points.items():
+        name = sheet[header].value
+        assert int(re.sub(r"\D", "", last)) == sheet.max_row  # the line runs to the end
+        if name in evening_money:  # a player's line ends at their boards' money
+            assert money(sheet[last].value) == evening_money[name], name
+        else:
+            assert name == "Pot"
+            final = tables[names[-1]]
+            assert money(sheet[last].value) == Decimal("0.05") * final["pot"]
