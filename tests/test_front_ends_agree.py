@@ -21,7 +21,7 @@ from typing import Any
 import openpyxl
 import pytest
 from fastapi.testclient import TestClient
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from napledger.core.errors import NapError
@@ -115,8 +115,13 @@ def nap_settle(url: str, names: list[str]) -> Any:
         env.undo()
 
 
+# No shrinking: each example plays, exports and reads a whole evening, and shrinking a
+# failure took over five minutes; the failing evening is printed as it was drawn.
 @settings(
-    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],
+    max_examples=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(plan=evening)
 def test_every_front_end_shows_the_same_totals_pot_and_running_balances(plan, tmp_path_factory):
