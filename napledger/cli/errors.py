@@ -20,6 +20,16 @@ def error_line(message: str) -> str:
 class NapGroup(TyperGroup):
     """Runs a command so that no traceback and no multi-line usage text reaches the user."""
 
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        """A command by its English name; `pass` also by the table's word (`пас`, `pas`)."""
+        found = super().get_command(ctx, cmd_name)
+        if found is None:  # only then: the commands typed between deals pay nothing
+            from napledger.core.vocabulary import PASS, meanings
+
+            if PASS in meanings(cmd_name):
+                return super().get_command(ctx, "pass")
+        return found
+
     def main(  # type: ignore[override]
         self,
         args: Sequence[str] | None = None,
@@ -92,6 +102,6 @@ def deal_hint(words: list[str], message: str) -> str:
 def all_bid_words() -> set[str]:
     from napledger.cli.shortforms import bid_words
     from napledger.core.rules import list_presets, load_preset
-    from napledger.core.rules.model import fold
+    from napledger.core.vocabulary import word_key
 
-    return {fold(w) for name in list_presets() for w in bid_words(load_preset(name))}
+    return {word_key(w) for name in list_presets() for w in bid_words(load_preset(name))}

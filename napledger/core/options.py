@@ -13,15 +13,14 @@ from napledger.core.errors import NapError
 from napledger.core.names import clean_note, match_player
 from napledger.core.numbers import whole
 from napledger.core.rules import Deal, Rules
-
-PASS_WORDS = ("pass", "passed")
+from napledger.core.vocabulary import is_pass
 
 
 @dataclass(frozen=True)
 class DealOptions:
     """Each field left as None (or False) keeps what the deal already says."""
 
-    bid: str | None = None  # a bid as typed, or `pass`
+    bid: str | None = None  # a bid as typed, or `pass` (`пас`, `pas`: napledger/core/vocabulary.py)
     by: str | None = None
     tricks: int | None = None
     made: bool = False
@@ -73,7 +72,7 @@ def make_deal(
 
     changes: dict[str, Any] = {}
     if o.bid is not None:
-        if o.bid.strip().casefold() in PASS_WORDS:
+        if is_pass(o.bid):
             changes |= {"bid": None, "bidder": None, "tricks": None, "made": None, "revoker": None}
         else:
             changes["bid"] = rules.bid(o.bid).name
