@@ -238,6 +238,9 @@ def completions(
             break
     # Accents count when the typed word has them, or when spellings without them fit.
     found = [w for w in found if w.casefold().startswith(text.casefold())] or found
+    # One word of the game's for one meaning: `пас`, not also `пасс`; `взял` (`взяла` is
+    # typed on from there).
+    found = [w for w in found if not any(_longer_said(w, shorter) for shorter in found)]
     if len(found) > 1 and not all(w.startswith(text) for w in found):
         # The typed spelling, then the rest of each word (`Ann` and `Anna` for `an`).
         found = [text + w[len(text) :] if word_key(w[: len(text)]) == key else w for w in found]
@@ -247,6 +250,17 @@ def completions(
         plain = not any(c.isspace() or c in "'\"\\#" for c in word)
         seen.setdefault(word if plain else shlex.quote(word))
     return list(seen)
+
+
+def _longer_said(word: str, shorter: str) -> bool:
+    """Whether `word` is `shorter` typed on, and the game means the same by both."""
+    said = vocabulary.meanings(word)
+    return (
+        word != shorter
+        and word.startswith(shorter)
+        and bool(said)
+        and said == vocabulary.meanings(shorter)
+    )
 
 
 def _spoken(bid: Bid, languages: tuple[str, ...] | None) -> tuple[str, ...]:

@@ -383,7 +383,7 @@ def _bid(raw: Any, where: str, hand_size: int) -> Bid:
 
 def _aliases(raw: Any, where: str) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
     """A bid's other words: a list (of no language in particular), or a table of
-    language -> list (`aliases.ru = ["нап"]`), which gives them as (language, word)."""
+    language -> list (`aliases.ru = ["бонапарт"]`), which gives them as (language, word)."""
     if isinstance(raw, Mapping):
         return (), tuple(
             (lang, word)
