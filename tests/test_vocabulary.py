@@ -159,3 +159,35 @@ def test_a_name_found_without_its_polish_letters_and_never_guessed():
     assert match_player("paweł", ("Paweł", "Pawel")) == "Paweł"
     with pytest.raises(NapError, match="'lukal' could be Łukał, Lukał"):
         match_player("lukal", ("Łukał", "Lukał", "Ania"))
+
+
+# Words from a few letters, so that random rule files often give two bids one word.
+LETTERS = "aąbłlóoпасе"
+words = st.text(alphabet=LETTERS, min_size=1, max_size=3)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    names=st.lists(st.dictionaries(st.sampled_from(["ru", "pl"]), words, max_size=2), min_size=2, max_size=2),
+    aliases=st.lists(st.dictionaries(st.sampled_from(["en", "ru", "pl"]), st.lists(words, max_size=2), max_size=2), min_size=2, max_size=2),
+)  # fmt: skip
+def test_a_rule_file_never_gives_one_word_two_bids_silently(names, aliases):
+    """Whatever names and aliases a rule file gives, either it is refused, or every word
+    it gives (in any case, accents or none) finds its own bid and no other."""
+    from napledger.core.errors import RuleError
+    from napledger.core.rules.load import rules_from_dict, rules_to_dict
+
+    data = rules_to_dict(CLASSIC)
+    data["bids"] = [b for b in data["bids"] if b["name"] in ("three", "four")]
+    data["settings"] = {k: v for k, v in data["settings"].items() if k not in ("two", "misere")}
+    for bid, named, local in zip(data["bids"], names, aliases, strict=True):
+        bid["names"], bid["aliases"] = named, local
+    try:
+        rules = rules_from_dict(data)
+    except RuleError as refused:
+        assert "names both" in str(refused) or "must be" in str(refused)
+        return
+    for bid in rules.bids:
+        for word in bid.spellings:
+            assert rules.find(word) is bid
+            assert rules.find(strip_accents(word).upper()) is bid
