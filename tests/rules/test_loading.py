@@ -167,6 +167,8 @@ def test_old_rule_files_and_snapshots_without_names_load_as_before():
         (('aliases.pl = ["trójka"]', 'aliases.pl = ["Bez"]'), "'Bez' already means failed"),
         (('names = { ru = "три", pl = "trzy" }', 'names = { en = "down" }'), "already means failed"),
         (('names = { ru = "три", pl = "trzy" }', 'names = { ru = "три\\u0007" }'), "control characters"),
+        (('names = { ru = "три", pl = "trzy" }', 'names = { ru = "4" }'), "'4' cannot name a bid"),
+        (('aliases.ru = ["тройка"]', 'aliases.ru = ["Pot"]'), "'Pot' cannot name a bid"),
     ],
 )  # fmt: skip
 def test_a_bad_name_or_alias_is_explained(change, message):

@@ -361,6 +361,11 @@ def _bid(raw: Any, where: str, hand_size: int) -> Bid:
         raise RuleError(f"{where}: a misère bid takes no tricks, so it has no tricks value")
     aliases, words = _aliases(raw.get("aliases", []), where)
     names = _names(raw.get("names", {}), where)
+    # A number is tricks and `pot` an account. (Only the new forms: a session's rules,
+    # frozen with its old aliases, must load as they were.)
+    for word in (w for _lang, w in (*names, *words)):
+        if word.isdigit() or fold(word) == "pot":
+            raise RuleError(_("{where}: {word!r} cannot name a bid").format(where=where, word=word))
     toggle = raw.get("toggle")
     if toggle is not None and (
         not isinstance(toggle, str) or not TOGGLE_RE.match(toggle) or toggle in SETTING_DEFAULTS
