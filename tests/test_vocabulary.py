@@ -191,3 +191,11 @@ def test_a_rule_file_never_gives_one_word_two_bids_silently(names, aliases):
         for word in bid.spellings:
             assert rules.find(word) is bid
             assert rules.find(strip_accents(word).upper()) is bid
+
+
+def test_a_result_typed_for_the_bid_is_told_where_it_goes():
+    base = Deal(dealer="Борис", seated=("Борис", "Гена"), bid="three", bidder="Гена", tricks=3)
+    with pytest.raises(
+        NapError, match=r"'без' says how the deal went \(failed\), not what was bid"
+    ):
+        make_deal(DealOptions(bid="без"), RUSSIAN, base, base.seated, amending=True)
