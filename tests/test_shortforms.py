@@ -259,6 +259,9 @@ def test_an_english_table_is_offered_its_own_words_first():
     assert completions("pa", [], TABLE, CLASSIC, COMMANDS) == ["pass"]
     assert completions("d", ["ann", "nap"], TABLE, CLASSIC, COMMANDS) == ["down"]
     assert completions("b", ["ann", "nap"], TABLE, CLASSIC, COMMANDS) == ["bez"]
+    assert completions("t", ["ann"], TABLE, CLASSIC, COMMANDS) == ["three"]  # not also trzy, три
+    # Another language's word is still offered beside a player's name.
+    assert completions("па", [], ("Паша", "Гена"), RUSSIAN, COMMANDS) == ["пас", "паша"]
 
 
 def test_a_russian_short_form_typed_outside_play_is_pointed_at_hand():

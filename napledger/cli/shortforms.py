@@ -225,17 +225,24 @@ def completions(
     (`mise` offers `misere`, not also `misère`), because readline replaces the typed
     word with what the offers have in common and would otherwise cut it short.
 
-    Words of English and of the language napledger speaks are offered first; another
-    language's words only when none of those fits (`па` offers `пас`, but `pa` at an
-    English table offers `pass`, not also Polish `pas`).
+    Every language's words are offered, but not another language's word for what a word
+    of English or of the language napledger speaks already offers: `pa` at an English
+    table offers `pass`, not also Polish `pas`, while `па` offers `пас`.
     """
     key = word_key(text)
-    found: list[str] = []
-    for languages in (tuple(dict.fromkeys(("en", language()))), None):
-        words = _candidates(before, players, rules, commands, languages)
-        found = [w for w in words if word_key(w).startswith(key)]
-        if found:
-            break
+    spoken = tuple(dict.fromkeys(("en", language())))
+    near = {
+        w
+        for w in _candidates(before, players, rules, commands, spoken)
+        if word_key(w).startswith(key)
+    }
+    every = [
+        w
+        for w in _candidates(before, players, rules, commands, None)
+        if word_key(w).startswith(key)
+    ]
+    offered = {_sense(w, rules, players) for w in near} - {None}
+    found = [w for w in every if w in near or _sense(w, rules, players) not in offered]
     # Accents count when the typed word has them, or when spellings without them fit.
     found = [w for w in found if w.casefold().startswith(text.casefold())] or found
     # One word of the game's for one meaning: `пас`, not also `пасс`; `взял` (`взяла` is
@@ -250,6 +257,17 @@ def completions(
         plain = not any(c.isspace() or c in "'\"\\#" for c in word)
         seen.setdefault(word if plain else shlex.quote(word))
     return list(seen)
+
+
+def _sense(word: str, rules: Rules | None, players: Sequence[str]) -> object:
+    """What a word offered means (a bid, or a meaning of the game's), None for a player."""
+    if word in players:
+        return None
+    said = vocabulary.meanings(word)
+    if said:
+        return said
+    bid = rules.find(word) if rules else None
+    return bid.name if bid else None
 
 
 def _longer_said(word: str, shorter: str) -> bool:
