@@ -199,3 +199,65 @@ def test_a_result_typed_for_the_bid_is_told_where_it_goes():
         NapError, match=r"'без' says how the deal went \(failed\), not what was bid"
     ):
         make_deal(DealOptions(bid="без"), RUSSIAN, base, base.seated, amending=True)
+
+
+def deal_of(argv, rules, base):
+    """The deal a `hand` command line makes, as the CLI would give its options."""
+    assert argv[0] == "hand" and argv[2] == "--by"
+    given = {"bid": argv[1], "by": argv[3]}
+    rest = argv[4:]
+    if rest[0] == "--tricks":
+        given["tricks"] = int(rest[1])
+    elif rest[0] == "--revoke":
+        given["revoke"] = rest[1]
+    else:
+        given[rest[0].removeprefix("--")] = True
+    return make_deal(DealOptions(**given), rules, base, base.seated)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    preset=st.sampled_from(["russian", "classic"]),
+    pick=st.integers(0, 100),
+    how=st.sampled_from([MADE, FAILED, REVOKE, "tricks"]),
+    tricks=st.integers(0, 5),
+    language=st.sampled_from(["ru", "pl"]),
+    bid_first=st.booleans(),
+    cases=st.lists(st.booleans()),
+    plain=st.booleans(),
+)
+def test_a_short_form_in_russian_or_polish_makes_the_deal_english_makes(
+    preset, pick, how, tricks, language, bid_first, cases, plain
+):
+    from napledger.cli.shortforms import parse
+
+    rules = load_preset(preset)
+    bids = rules.enabled_bids
+    bid = bids[pick % len(bids)]
+    seated = ("Борис", "Paweł", "Оля", "Zosia")
+    base = Deal(dealer="Оля", seated=seated)
+    local_words = [w for lang, w in (*bid.names, *bid.words) if lang == language]
+    local_bid = typed_as(local_words[pick % len(local_words)], cases, plain)
+    if how == "tricks":
+        english_result = local_result = [str(tricks)]
+    elif how == REVOKE:
+        english_result, local_result = (
+            ["revoke", "zosia"],
+            [vocabulary.WORDS[language][REVOKE][0], "ZOSIA"],
+        )
+    else:
+        said = vocabulary.WORDS[language][how]
+        english_result = [vocabulary.WORDS["en"][how][0]]
+        local_result = typed_as(said[pick % len(said)], cases, plain).split()
+
+    def line(bid_word, result, bidder):
+        return (
+            " ".join([bid_word, bidder] if bid_first else [bidder, bid_word])
+            + " "
+            + " ".join(result)
+        )
+
+    commands = {"hand", "pass"}
+    english = parse(line(bid.name, english_result, "paweł"), seated, rules, commands)
+    local = parse(line(local_bid, local_result, "pawel"), seated, rules, commands)
+    assert deal_of(local, rules, base) == deal_of(english, rules, base)
