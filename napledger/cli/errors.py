@@ -79,8 +79,6 @@ def deal_hint(words: list[str], message: str) -> str:
 
     (`napledger nap ann 5` or `napledger hand nap ann 5`.)
     """
-    import shlex
-
     from napledger.cli.shortforms import hand_line
 
     while words and words[0].startswith("-"):  # the root options, such as --db PATH
@@ -94,9 +92,17 @@ def deal_hint(words: list[str], message: str) -> str:
     if line is None:
         return message
     return (
-        f"{message.rstrip('.')}: a deal is recorded with `napledger {shlex.join(line)}` "
-        f"(or typed as `{shlex.join(typed)}` in `napledger play`)"
+        f"{message.rstrip('.')}: a deal is recorded with `napledger {shell_words(line)}` "
+        f"(or typed as `{shell_words(typed)}` in `napledger play`)"
     )
+
+
+def shell_words(words: list[str]) -> str:
+    """Words as a shell takes them back, quoted only where it must (`три`, not `'три'`)."""
+    import re
+    import shlex
+
+    return " ".join(w if re.fullmatch(r"[\w@%+=:,./-]+", w) else shlex.quote(w) for w in words)
 
 
 def all_bid_words() -> set[str]:

@@ -104,7 +104,7 @@ def test_a_player_named_like_a_game_word_is_read_by_where_the_word_stands(nap):
     assert nap("play", input="trzy bez bez\n").stderr == ""
     assert nap.chips()["Bez"] == 6 - 3 * 2
     line = nap.fails("hand bez --by ania --made")
-    assert "unknown bid 'bez'" in line
+    assert "'bez' says how the deal went (failed), not what was bid" in line
 
 
 def test_one_shot_pass_in_russian_keeps_its_options_and_english_names_stay(nap):
@@ -115,3 +115,10 @@ def test_one_shot_pass_in_russian_keeps_its_options_and_english_names_stay(nap):
     assert (deal["dealer"], deal["note"], deal["bid"]) == ("Гена", "все пас", None)
     assert "Error: No such command 'пасьянс'" in nap("пасьянс", ok=False).stderr
     assert "пас" not in nap("--help").stdout  # the commands keep their English names
+
+
+def test_a_russian_short_form_typed_as_a_command_is_pointed_at_hand_unquoted(nap):
+    nap(f"new evening --players {KITCHEN} --variant russian")
+    line = nap.fails("борис три взял", code=2)
+    assert "a deal is recorded with `napledger hand три --by борис --made`" in line
+    assert "(or typed as `борис три взял` in `napledger play`)" in line
