@@ -155,7 +155,7 @@ class Rules:
             raise DealError(message.format(bid=text, rules=self.name, names=names))
         if not self.enabled(found):
             raise DealError(
-                f"the bid {found.name} is off in this session "
+                f"the bid {found.called(language())} is off in this session "
                 f"(start a session with --rule {found.toggle}=on to allow it)"
             )
         return found
