@@ -183,3 +183,104 @@ def test_a_short_form_hint_outside_play_needs_a_line_that_is_only_a_short_form()
     bids = {"nap", "three", "four"}
     assert hand_line(["hnad", "four", "--by", "Ann", "--tricks", "4"], bids) is None
     assert hand_line(["four", "ann", "--by", "Cat", "--tricks", "4"], bids) is None
+
+
+# --- Russian and Polish words (docs/words.md) -----------------------------------------
+
+RUSSIAN = load_preset("russian")
+KITCHEN = ("Борис", "Гена", "Лена", "Оля")
+POLISH_TABLE = ("Ania", "Paweł", "Kasia", "Tomek")
+
+
+@pytest.mark.parametrize(
+    ("line", "argv"),
+    [
+        ("борис три 3", ["hand", "три", "--by", "борис", "--tricks", "3"]),
+        ("гена два 2", ["hand", "два", "--by", "гена", "--tricks", "2"]),
+        ("борис 1 провалил", ["hand", "1", "--by", "борис", "--failed"]),
+        ("гена наполеон без", ["hand", "наполеон", "--by", "гена", "--failed"]),
+        ("НАПОЛЕОН Лена взяла", ["hand", "НАПОЛЕОН", "--by", "Лена", "--made"]),
+        ("оля четыре не взяла --buy оля=1", ["hand", "четыре", "--by", "оля", "--failed", "--buy", "оля=1"]),
+        ("пять борис сыграл", ["hand", "пять", "--by", "борис", "--made"]),
+        ("лена один ренонс гена", ["hand", "один", "--by", "лена", "--revoke", "гена"]),
+        ("раз гена недобор", ["hand", "раз", "--by", "гена", "--failed"]),
+    ],
+)  # fmt: skip
+def test_russian_short_forms(line, argv):
+    assert read(line, KITCHEN, RUSSIAN) == argv
+
+
+@pytest.mark.parametrize(
+    ("line", "argv"),
+    [
+        ("ania trzy ugrała", ["hand", "trzy", "--by", "ania", "--made"]),
+        ("pawel cztery przegrał", ["hand", "cztery", "--by", "pawel", "--failed"]),
+        ("nap kasia wygral", ["hand", "nap", "--by", "kasia", "--made"]),
+        ("mis tomek 0", ["hand", "mis", "--by", "tomek", "--tricks", "0"]),
+        ("wellington ania nie ugrała", ["hand", "wellington", "--by", "ania", "--failed"]),
+        ("blucher Paweł bez", ["hand", "blucher", "--by", "Paweł", "--failed"]),
+        ("dwa kasia renons ania", ["hand", "dwa", "--by", "kasia", "--revoke", "ania"]),
+    ],
+)
+def test_polish_short_forms(line, argv):
+    assert read(line, POLISH_TABLE) == argv
+
+
+def test_pass_is_the_pass_command_in_any_language():
+    for word in ("пас", "ПАС", "pas", "Pas", "pass"):
+        assert read(f"{word} --dealer ann") == ["pass", "--dealer", "ann"]
+    assert read("пас", KITCHEN, RUSSIAN) == ["pass"]
+
+
+def test_a_result_word_that_is_not_one_is_refused_in_the_usual_words():
+    with pytest.raises(NapError, match="not 'взятка'"):
+        read("борис три взятка", KITCHEN, RUSSIAN)
+    with pytest.raises(NapError, match="say who revoked"):
+        read("борис три ренонс", KITCHEN, RUSSIAN)
+
+
+def test_completion_offers_the_local_words_where_it_offers_bids():
+    assert completions("нап", [], KITCHEN, RUSSIAN, COMMANDS) == ["наполеон"]
+    assert completions("тр", ["борис"], KITCHEN, RUSSIAN, COMMANDS) == ["три"]
+    assert completions("че", ["hand"], KITCHEN, RUSSIAN, COMMANDS) == ["четыре"]
+    assert completions("па", [], KITCHEN, RUSSIAN, COMMANDS) == ["пас"]
+    assert completions("вз", ["борис", "три"], KITCHEN, RUSSIAN, COMMANDS) == ["взял"]
+    assert completions("пров", ["борис", "три"], KITCHEN, RUSSIAN, COMMANDS) == ["провал"]
+    assert completions("провали", ["борис", "три"], KITCHEN, RUSSIAN, COMMANDS) == ["провалил"]
+    assert completions("г", ["лена", "один", "ренонс"], KITCHEN, RUSSIAN, COMMANDS) == ["Гена"]
+    assert completions("ugr", ["ania", "trzy"], POLISH_TABLE, CLASSIC, COMMANDS) == ["ugrał"]
+    assert completions("cz", ["ania"], POLISH_TABLE, CLASSIC, COMMANDS) == ["cztery"]
+    assert completions("pa", [], POLISH_TABLE, CLASSIC, COMMANDS) == ["pass", "paweł"]
+
+
+def test_an_english_table_is_offered_its_own_words_first():
+    # `pas` (Polish) and `pass` would leave `pa<Tab>` at `pas`: English and the language
+    # napledger speaks come first, another language's words only when nothing else fits.
+    assert completions("pa", [], TABLE, CLASSIC, COMMANDS) == ["pass"]
+    assert completions("d", ["ann", "nap"], TABLE, CLASSIC, COMMANDS) == ["down"]
+    assert completions("b", ["ann", "nap"], TABLE, CLASSIC, COMMANDS) == ["bez"]
+    assert completions("t", ["ann"], TABLE, CLASSIC, COMMANDS) == ["three"]  # not also trzy, три
+    # Another language's word is still offered beside a player's name.
+    assert completions("па", [], ("Паша", "Гена"), RUSSIAN, COMMANDS) == ["пас", "паша"]
+
+
+def test_a_russian_short_form_typed_outside_play_is_pointed_at_hand():
+    from napledger.cli.errors import all_bid_words
+
+    line = hand_line(["борис", "три", "взял"], all_bid_words())
+    assert line == ["hand", "три", "--by", "борис", "--made"]
+
+
+def test_a_russian_line_that_reads_as_two_deals_is_refused_naming_both():
+    with pytest.raises(NapError, match="could be three by Пять or five by Три"):
+        read("три пять 5", ("Три", "Пять", "Гена"), RUSSIAN)
+
+
+def test_a_polish_table_is_offered_polish_words_beside_english():
+    from napledger.core.words import speaking
+
+    with speaking("pl"):
+        # `pass` is `pas` typed on, and means the same: the Polish word alone is offered.
+        assert completions("pa", [], TABLE, CLASSIC, COMMANDS) == ["pas"]
+        offered = completions("mi", ["ann"], TABLE, CLASSIC, COMMANDS)
+        assert set(offered) == {"misère", "misere", "mis", "mizer", "mizerka"}

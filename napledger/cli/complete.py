@@ -34,11 +34,12 @@ def _session_words(
 
 
 def as_typed(incomplete: str, word: str) -> str:
-    """`word` beginning exactly as typed (`ben` for `b`): Typer offers only such words."""
-    from napledger.core.rules.model import fold
+    """`word` beginning exactly as typed (`ben` for `b`, `pawel` for Paweł): Typer offers
+    only such words."""
+    from napledger.core.vocabulary import word_key
 
     head = word[: len(incomplete)]
-    return incomplete + word[len(incomplete) :] if fold(head) == fold(incomplete) else word
+    return incomplete + word[len(incomplete) :] if word_key(head) == word_key(incomplete) else word
 
 
 def _with_session(

@@ -20,6 +20,16 @@ def error_line(message: str) -> str:
 class NapGroup(TyperGroup):
     """Runs a command so that no traceback and no multi-line usage text reaches the user."""
 
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        """A command by its English name; `pass` also by the table's word (`пас`, `pas`)."""
+        found = super().get_command(ctx, cmd_name)
+        if found is None:  # only then: the commands typed between deals pay nothing
+            from napledger.core.vocabulary import PASS, meanings
+
+            if PASS in meanings(cmd_name):
+                return super().get_command(ctx, "pass")
+        return found
+
     def main(  # type: ignore[override]
         self,
         args: Sequence[str] | None = None,
@@ -69,8 +79,6 @@ def deal_hint(words: list[str], message: str) -> str:
 
     (`napledger nap ann 5` or `napledger hand nap ann 5`.)
     """
-    import shlex
-
     from napledger.cli.shortforms import hand_line
 
     while words and words[0].startswith("-"):  # the root options, such as --db PATH
@@ -84,14 +92,22 @@ def deal_hint(words: list[str], message: str) -> str:
     if line is None:
         return message
     return (
-        f"{message.rstrip('.')}: a deal is recorded with `napledger {shlex.join(line)}` "
-        f"(or typed as `{shlex.join(typed)}` in `napledger play`)"
+        f"{message.rstrip('.')}: a deal is recorded with `napledger {shell_words(line)}` "
+        f"(or typed as `{shell_words(typed)}` in `napledger play`)"
     )
+
+
+def shell_words(words: list[str]) -> str:
+    """Words as a shell takes them back, quoted only where it must (`три`, not `'три'`)."""
+    import re
+    import shlex
+
+    return " ".join(w if re.fullmatch(r"[\w@%+=:,./-]+", w) else shlex.quote(w) for w in words)
 
 
 def all_bid_words() -> set[str]:
     from napledger.cli.shortforms import bid_words
     from napledger.core.rules import list_presets, load_preset
-    from napledger.core.rules.model import fold
+    from napledger.core.vocabulary import word_key
 
-    return {fold(w) for name in list_presets() for w in bid_words(load_preset(name))}
+    return {word_key(w) for name in list_presets() for w in bid_words(load_preset(name))}

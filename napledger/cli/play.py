@@ -26,6 +26,7 @@ A line is a napledger command without `napledger`, or a deal in short form:
   BID PLAYER RESULT [OPTIONS]    nap ann 5 · 3 ben made · mis cat 0 · 4 dan revoke eve
   PLAYER BID RESULT [OPTIONS]    ann nap 5 · ben 3 failed
 RESULT: tricks taken, made (won), failed (lost, down), or revoke PLAYER.
+Russian and Polish words work too: борис три взял · гена наполеон без · пас · ania trzy ugrała.
 OPTIONS: the options of `hand`, e.g. --peep ann --buy ben=2 --dealer cat.
 A command word always wins (`nap pass 5` is Pass's nap); a line that reads as two
 different deals is refused: write it as `hand BID --by PLAYER ...`.

@@ -8,6 +8,9 @@ A line is either a command without `napledger` (`hand nap --by Ann --tricks 5`, 
 
 RESULT is the tricks the bidder took (a number), `made`/`won`, `failed`/`lost`/`down`,
 or `revoke PLAYER`. OPTIONS are the `hand` options, e.g. `--peep ann --buy ben=2`.
+Bids, results and `pass` may be said in Russian or Polish too (`борис три взял`,
+`гена наполеон без`, `пас`, `ania trzy ugrała`): the rules name their bids, and
+napledger/core/vocabulary.py holds the game's own words.
 
 Precedence, so that a line never means two things:
 1. A line whose first word is a command (or `quit`, `exit`, `help`) is that command,
@@ -23,14 +26,14 @@ import difflib
 import shlex
 from collections.abc import Collection, Sequence
 
+from napledger.core import vocabulary
 from napledger.core.errors import NapError
 from napledger.core.numbers import is_whole
-from napledger.core.rules.model import Rules, fold
+from napledger.core.rules.model import Bid, Rules
+from napledger.core.vocabulary import FAILED, MADE, PASS, REVOKE, word_key
+from napledger.core.words import language
 
-MADE = ("made", "won")
-FAILED = ("failed", "lost", "down")
-REVOKE = ("revoke", "revoked")
-RESULT_WORDS = (*MADE, *FAILED, *REVOKE)
+RESULTS = (MADE, FAILED, REVOKE)
 # What a short form says itself: typed again as an option, the two could disagree
 # (`nap ann 5 --tricks 2`), and the command line would quietly keep the last one.
 BIDDER_OPTIONS = ("--by", "-b")
@@ -42,33 +45,33 @@ class ShortFormError(NapError):
 
 
 def bid_words(rules: Rules) -> list[str]:
-    """Every word that names a bid in these rules, switched off or not, for completion too."""
-    return [word for bid in rules.bids for word in (bid.name, *bid.aliases)]
+    """Every word that names a bid in these rules, in every language, switched off or not."""
+    return [word for bid in rules.bids for word in bid.spellings]
 
 
 def is_bid(word: str, rules: Rules) -> bool:
     # Bids that are switched off still count, so that the command explains why it is refused.
-    key = fold(word)
-    if is_whole(word):
-        return any(not b.misere and b.tricks == int(word) for b in rules.bids)
-    return any(fold(w) == key for w in bid_words(rules))
+    return rules.find(word) is not None
 
 
 def player_for(word: str, players: Sequence[str]) -> str | None:
-    """The player `word` names, exactly or by a unique prefix, as the commands match them."""
-    key = fold(word)
-    exact = [p for p in players if fold(p) == key]
+    """The player `word` names, exactly or by a unique prefix, as the commands match them.
+
+    A word that is two players' names (Paweł and Pawel for `pawel`) is still a player:
+    the command names both in its refusal.
+    """
+    key = word_key(word)
+    exact = [p for p in players if word_key(p) == key]
     if exact:
-        return exact[0]
-    starts = [p for p in players if fold(p).startswith(key)]
+        return exact[0] if len(exact) == 1 else word
+    starts = [p for p in players if word_key(p).startswith(key)]
     return starts[0] if len(starts) == 1 else None
 
 
 def bid_of(word: str, rules: Rules) -> str:
-    key = fold(word)
-    if is_whole(word):
-        return next(b.name for b in rules.bids if not b.misere and b.tricks == int(word))
-    return next(b.name for b in rules.bids if any(fold(w) == key for w in (b.name, *b.aliases)))
+    found = rules.find(word)
+    assert found is not None, word  # asked only of a word is_bid took
+    return found.name
 
 
 def parse(
@@ -83,6 +86,8 @@ def parse(
         return []
     if words[0].casefold() in commands:
         return [words[0].casefold(), *words[1:]]
+    if vocabulary.is_pass(words[0]) and "pass" in commands:  # `пас`, `pas`: the pass command
+        return ["pass", *words[1:]]
     if rules is None:
         raise ShortFormError(
             f"{words[0]!r} is not a command, and there is no session to record a deal in"
@@ -162,7 +167,7 @@ def hand_line(words: Sequence[str], bid_words: Collection[str]) -> list[str] | N
         return None
 
     def bidlike(word: str) -> bool:
-        key = fold(word)
+        key = word_key(word)
         return (key.isascii() and key.isdigit()) or key in bid_words
 
     first, second = words[0], words[1]
@@ -176,17 +181,19 @@ def hand_line(words: Sequence[str], bid_words: Collection[str]) -> list[str] | N
 
 
 def result(words: list[str]) -> list[str]:
+    """The `hand` options a short form's result stands for: `4`, `made`, `не взял`..."""
     if not words or words[0].startswith("-"):
         return words
-    head, rest = words[0], words[1:]
-    key = head.casefold()
+    head = words[0]
     if is_whole(head):
-        return ["--tricks", head, *rest]
-    if key in MADE:
+        return ["--tricks", head, *words[1:]]
+    said, length = vocabulary.phrase_at(words)
+    rest = words[length:]
+    if said == MADE:
         return ["--made", *rest]
-    if key in FAILED:
+    if said == FAILED:
         return ["--failed", *rest]
-    if key in REVOKE:
+    if said == REVOKE:
         if not rest or rest[0].startswith("-"):
             raise ShortFormError("say who revoked: `revoke PLAYER`")
         return ["--revoke", rest[0], *rest[1:]]
@@ -196,8 +203,9 @@ def result(words: list[str]) -> list[str]:
     )
 
 
-# Options whose value is a player, so that Tab after them offers the table and nothing else.
-PLAYER_OPTIONS = ("--by", "-b", "--revoke", "--dealer", "--peep", "--buy", "--after", *REVOKE)
+# Options whose value is a player, so that Tab after them offers the table and nothing else
+# (and after a revoke word: `revoke`, `ренонс`, `renons`).
+PLAYER_OPTIONS = ("--by", "-b", "--revoke", "--dealer", "--peep", "--buy", "--after")
 # Commands whose first argument is a bid, or a seated player.
 BID_COMMANDS = ("hand",)
 PLAYER_COMMANDS = ("leave",)
@@ -216,16 +224,33 @@ def completions(
     switched off is never offered, and every offer begins with exactly what was typed
     (`mise` offers `misere`, not also `misère`), because readline replaces the typed
     word with what the offers have in common and would otherwise cut it short.
+
+    Every language's words are offered, but not another language's word for what a word
+    of English or of the language napledger speaks already offers: `pa` at an English
+    table offers `pass`, not also Polish `pas`, while `па` offers `пас`.
     """
-    bids = [w for b in rules.enabled_bids for w in (b.name, *b.aliases)] if rules else []
-    words = _candidates(before, players, bids, rules, commands)
-    key = fold(text)
-    found = [w for w in words if fold(w).startswith(key)]
+    key = word_key(text)
+    spoken = tuple(dict.fromkeys(("en", language())))
+    near = {
+        w
+        for w in _candidates(before, players, rules, commands, spoken)
+        if word_key(w).startswith(key)
+    }
+    every = [
+        w
+        for w in _candidates(before, players, rules, commands, None)
+        if word_key(w).startswith(key)
+    ]
+    offered = {_sense(w, rules, players) for w in near} - {None}
+    found = [w for w in every if w in near or _sense(w, rules, players) not in offered]
     # Accents count when the typed word has them, or when spellings without them fit.
     found = [w for w in found if w.casefold().startswith(text.casefold())] or found
+    # One word of the game's for one meaning: `пас`, not also `пасс`; `взял` (`взяла` is
+    # typed on from there).
+    found = [w for w in found if not any(_longer_said(w, shorter) for shorter in found)]
     if len(found) > 1 and not all(w.startswith(text) for w in found):
         # The typed spelling, then the rest of each word (`Ann` and `Anna` for `an`).
-        found = [text + w[len(text) :] if fold(w[: len(text)]) == key else w for w in found]
+        found = [text + w[len(text) :] if word_key(w[: len(text)]) == key else w for w in found]
     seen: dict[str, None] = {}
     for word in found:
         # A name with a space must stay one word; shlex.quote would also quote `blücher`.
@@ -234,19 +259,52 @@ def completions(
     return list(seen)
 
 
+def _sense(word: str, rules: Rules | None, players: Sequence[str]) -> object:
+    """What a word offered means (a bid, or a meaning of the game's), None for a player."""
+    if word in players:
+        return None
+    said = vocabulary.meanings(word)
+    if said:
+        return said
+    bid = rules.find(word) if rules else None
+    return bid.name if bid else None
+
+
+def _longer_said(word: str, shorter: str) -> bool:
+    """Whether `word` is `shorter` typed on, and the game means the same by both."""
+    said = vocabulary.meanings(word)
+    return (
+        word != shorter
+        and word.startswith(shorter)
+        and bool(said)
+        and said == vocabulary.meanings(shorter)
+    )
+
+
+def _spoken(bid: Bid, languages: tuple[str, ...] | None) -> tuple[str, ...]:
+    return bid.spellings if languages is None else bid.spoken(languages)
+
+
+def _said(meanings: Sequence[str], languages: tuple[str, ...] | None) -> list[str]:
+    """The game's one-word words for these meanings (`не взял` is typed, never offered)."""
+    return [w for m in meanings for w in vocabulary.spoken(m, languages) if " " not in w]
+
+
 def _candidates(
     before: Sequence[str],
     players: Sequence[str],
-    bids: list[str],
     rules: Rules | None,
     commands: Collection[str],
+    languages: tuple[str, ...] | None,
 ) -> list[str]:
+    bids = [w for b in rules.enabled_bids for w in _spoken(b, languages)] if rules else []
     if not before:
-        return [*sorted(commands), *players, *bids]
-    if before[-1].casefold() in PLAYER_OPTIONS:
+        passes = _said([PASS], languages) if "pass" in commands else []
+        return [*sorted(commands), *passes, *players, *bids]
+    if before[-1].casefold() in PLAYER_OPTIONS or REVOKE in vocabulary.meanings(before[-1]):
         return list(players)
     head = before[0].casefold()
-    if head in commands:
+    if head in commands or PASS in vocabulary.meanings(head):
         if len(before) == 1 and head in BID_COMMANDS:
             return bids
         if len(before) == 1 and head in PLAYER_COMMANDS:
@@ -259,5 +317,5 @@ def _candidates(
         first_is_player = player_for(head, players) is not None
         return [*(players if first_is_bid else ()), *(bids if first_is_player else ())]
     if len(before) == 2:
-        return list(RESULT_WORDS)
+        return _said(RESULTS, languages)
     return []

@@ -9,6 +9,8 @@ from collections.abc import Iterable
 from napledger.core.errors import NapError
 from napledger.core.ledger import POT
 from napledger.core.rules.model import fold
+from napledger.core.vocabulary import word_key
+from napledger.core.words import _
 
 MAX_NAME = 40
 MAX_NOTE = 200
@@ -47,16 +49,22 @@ def clean_note(raw: str) -> str | None:
 def match_player(typed: str, players: Iterable[str], where: str = "in this session") -> str:
     """The one player `typed` means: exact (any case), else a unique prefix."""
     candidates = list(players)
-    key = fold(typed)
+    key = word_key(typed)
     if not key:
         raise NapError("a player name cannot be empty")
-    exact = [p for p in candidates if fold(p) == key]
+    shown = typed if len(typed) <= MAX_NAME else typed[:20] + "…"
+    # The name as stored (any case) first; then `pawel` finds Paweł, but with both Paweł
+    # and Pawel seated it is refused, never guessed.
+    exact = [p for p in candidates if fold(p) == fold(typed)]
+    exact = exact or [p for p in candidates if word_key(p) == key]
+    if len(exact) > 1:
+        message = _("{typed!r} could be {players}; type the name as it is written")
+        raise NapError(message.format(typed=shown, players=", ".join(exact)))
     if exact:
         return exact[0]
-    starts = [p for p in candidates if fold(p).startswith(key)]
+    starts = [p for p in candidates if word_key(p).startswith(key)]
     if len(starts) == 1:
         return starts[0]
-    shown = typed if len(typed) <= MAX_NAME else typed[:20] + "…"
     if starts:
         raise NapError(f"{shown!r} could be {', '.join(starts)}; type more of the name")
     near = difflib.get_close_matches(key, [fold(p) for p in candidates], n=1, cutoff=0.6)

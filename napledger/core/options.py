@@ -13,15 +13,15 @@ from napledger.core.errors import NapError
 from napledger.core.names import clean_note, match_player
 from napledger.core.numbers import whole
 from napledger.core.rules import Deal, Rules
-
-PASS_WORDS = ("pass", "passed")
+from napledger.core.vocabulary import PASS, SAID, meaning
+from napledger.core.words import _
 
 
 @dataclass(frozen=True)
 class DealOptions:
     """Each field left as None (or False) keeps what the deal already says."""
 
-    bid: str | None = None  # a bid as typed, or `pass`
+    bid: str | None = None  # a bid as typed, or `pass` (`пас`, `pas`: napledger/core/vocabulary.py)
     by: str | None = None
     tricks: int | None = None
     made: bool = False
@@ -73,8 +73,13 @@ def make_deal(
 
     changes: dict[str, Any] = {}
     if o.bid is not None:
-        if o.bid.strip().casefold() in PASS_WORDS:
+        said = meaning(o.bid)
+        if said == PASS:
             changes |= {"bid": None, "bidder": None, "tricks": None, "made": None, "revoker": None}
+        elif said is not None and rules.find(o.bid) is None:  # `amend 3 без`: how it went
+            message = _("{word!r} says how the deal went ({said}), not what was bid: "
+                        "give it as --made, --failed, --tricks N or --revoke PLAYER")  # fmt: skip
+            raise NapError(message.format(word=o.bid, said=_(SAID[said])))
         else:
             changes["bid"] = rules.bid(o.bid).name
     if o.by is not None:

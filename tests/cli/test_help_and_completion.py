@@ -57,3 +57,25 @@ def test_one_shot_commands_complete_players_bids_sessions_and_pot_choices(nap, d
     assert complete("napledger close --pot ") == ["split", "carry", "Ann", "Ben", "Cat"]
     assert complete("napledger use f") == ["friday"]
     assert complete("napledger leave C") == ["Cat"]
+
+
+@pytest.mark.skipif(not SCRIPT.exists(), reason="the napledger script is not installed")
+def test_one_shot_commands_complete_the_tables_own_words(nap, db_path):
+    nap("new kitchen --players Борис,Гена,Paweł --variant russian")
+
+    def complete(line: str) -> list[str]:
+        env = {
+            **os.environ,
+            "NAPLEDGER_DB": str(db_path),
+            "_NAPLEDGER_COMPLETE": "complete_bash",
+            "COMP_WORDS": line,
+            "COMP_CWORD": str(len(line.split(" ")) - 1),
+        }
+        run = subprocess.run([str(SCRIPT)], env=env, capture_output=True, text=True, check=True)
+        return run.stdout.split()
+
+    assert complete("napledger hand нап") == ["наполеон"]
+    assert complete("napledger hand че") == ["четыре"]
+    assert complete("napledger hand три --by г") == ["гена"]
+    assert complete("napledger hand три --by pawe") == ["paweł"]  # as typed, Polish letter and all
+    assert complete("napledger hand три --by pawel") == ["pawel"]

@@ -11,7 +11,8 @@ from napledger.core.errors import RuleError
 from napledger.core.rules import Rules, list_presets, load_preset
 from napledger.core.rules.load import parse_rules, rules_from_dict, rules_to_dict, with_overrides
 
-KEYS = ["name", "tricks", "win", "lose", "misere", "aliases", "toggle", "pot_bid", "fail_pot",
+KEYS = ["name", "tricks", "win", "lose", "misere", "aliases", "names", "ru", "pl", "toggle",
+        "pot_bid", "fail_pot",
         "min_players", "max_players", "hand_size", "pack", "settings", "bids", "pool",
         "peep_fee", "dealer_sits_out_from", "two", "title", "x"]  # fmt: skip
 scalars = (
@@ -20,7 +21,7 @@ scalars = (
     | st.integers(-(2**70), 2**70)
     | st.floats(allow_nan=True)
     | st.text(max_size=8)
-    | st.sampled_from(["", "pot", "nap", "3", "misère", "two", "on"])
+    | st.sampled_from(["", "pot", "nap", "3", "misère", "two", "on", "пас", "три", "bez"])
 )
 values = st.recursive(
     scalars,

@@ -113,3 +113,77 @@ def test_a_game_has_a_pot_when_an_ante_or_a_failed_bid_pays_into_it():
     assert with_overrides(classic, ["pool=on"]).has_pot
     assert with_overrides(classic, ["dealer_ante=1"]).has_pot
     assert load_preset("russian").has_pot  # a failed bid also pays the pot
+
+
+# --- a bid's words in each language (docs/words.md) ----------------------------------
+
+NAMED = HOUSE.replace(
+    'name = "three"\ntricks = 3',
+    'name = "three"\nnames = { ru = "три", pl = "trzy" }\n'
+    'aliases.ru = ["тройка"]\naliases.pl = ["trójka"]\ntricks = 3',
+)
+
+
+def test_a_bid_may_be_named_in_each_language_and_keeps_it_frozen():
+    rules = parse_rules(NAMED)
+    three = rules.bid("three")
+    assert three.names == (("ru", "три"), ("pl", "trzy"))
+    assert three.words == (("ru", "тройка"), ("pl", "trójka"))
+    assert three.called("ru") == "три" and three.called("en") == "three"
+    assert three.called("de") == "three"  # a language the file does not name: its own name
+    for typed in ("три", "ТРИ", "trzy", "Тройка", "trojka", "TRÓJKA"):
+        assert rules.bid(typed) is three
+    assert rules_from_dict(rules_to_dict(rules)) == rules
+    assert rules_to_dict(rules)["bids"][0]["aliases"] == {"ru": ["тройка"], "pl": ["trójka"]}
+
+
+def test_old_rule_files_and_snapshots_without_names_load_as_before():
+    rules = parse_rules(HOUSE)
+    assert all(b.names == () and b.words == () for b in rules.bids)
+    data = rules_to_dict(rules)
+    assert all("names" not in b and b["aliases"] == [] for b in data["bids"])
+    # A snapshot frozen before bids had names (russian's napoleon with its old aliases).
+    old = rules_to_dict(load_preset("russian"))
+    old["bids"][-1] = {**old["bids"][-1], "aliases": ["наполеон", "nap"]}
+    del old["bids"][-1]["names"]
+    thawed = rules_from_dict(old)
+    assert thawed.bid("наполеон").name == "napoleon" and thawed.bid("nap").name == "napoleon"
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (('names = { ru = "три", pl = "trzy" }', 'names = "три"'), "names must be a table"),
+        (('names = { ru = "три", pl = "trzy" }', 'names = { russian = "три" }'), "'russian' is not a language code"),
+        (('names = { ru = "три", pl = "trzy" }', 'names = { ru = 3 }'), "names: ru must be some text"),
+        (('names = { ru = "три", pl = "trzy" }', 'names = { ru = " " }'), "names: ru must be some text"),
+        (('aliases.ru = ["тройка"]', 'aliases.ru = "тройка"'), r"aliases.ru must be a list of words"),
+        (('aliases.ru = ["тройка"]', 'aliases.RU = ["тройка"]'), "'RU' is not a language code"),
+        # Two bids may not share a word, whichever language each gives it in.
+        (('aliases.pl = ["trójka"]', 'aliases.pl = ["nap"]'), "'nap' names both three and nap"),
+        (('aliases.pl = ["trójka"]', 'aliases.pl = ["NAP"]'), "names both three and nap"),
+        # A word the table says for a result or pass cannot also name a bid.
+        (('aliases.ru = ["тройка"]', 'aliases.ru = ["пас"]'), "'пас' already means pass"),
+        (('aliases.pl = ["trójka"]', 'aliases.pl = ["Bez"]'), "'Bez' already means failed"),
+        (('names = { ru = "три", pl = "trzy" }', 'names = { en = "down" }'), "already means failed"),
+        (('names = { ru = "три", pl = "trzy" }', 'names = { ru = "три\\u0007" }'), "control characters"),
+        (('names = { ru = "три", pl = "trzy" }', 'names = { ru = "4" }'), "'4' cannot name a bid"),
+        (('aliases.ru = ["тройка"]', 'aliases.ru = ["Pot"]'), "'Pot' cannot name a bid"),
+    ],
+)  # fmt: skip
+def test_a_bad_name_or_alias_is_explained(change, message):
+    old, new = change
+    assert old in NAMED
+    with pytest.raises(RuleError, match=message):
+        parse_rules(NAMED.replace(old, new, 1))
+
+
+def test_every_preset_and_book_names_every_bid_in_russian_and_polish():
+    from pathlib import Path
+
+    import napledger.core.rules as package
+
+    books = sorted((Path(package.__file__).parent / "books").glob("*.toml"))
+    for rules in [*map(load_preset, list_presets()), *(load_rules(str(p)) for p in books)]:
+        for bid in rules.bids:
+            assert {lang for lang, _ in bid.names} == {"ru", "pl"}, (rules.name, bid.name)

@@ -18,6 +18,8 @@ from typing import Any
 from napledger.core.errors import RuleError
 from napledger.core.numbers import is_whole
 from napledger.core.rules.model import Bid, Rules, Settings, fold
+from napledger.core.vocabulary import SAID, meanings, word_key
+from napledger.core.words import _
 
 # Settings every variant has, with the defaults a house rule file gets when it is silent.
 BOOL_SETTINGS = ("pool", "pool_fail_doubles", "pass_doubles")
@@ -52,7 +54,10 @@ TOP_KEYS = {
 }
 BUYING = ("anyone", "bidder", "nobody")
 FEWEST_TO_SIT_OUT = 4  # with fewer seated, a dealer who sits out would leave too few to play
-BID_KEYS = {"name", "tricks", "win", "lose", "misere", "aliases", "toggle", "pot_bid", "fail_pot"}
+BID_KEYS = {
+    "name", "tricks", "win", "lose", "misere", "aliases", "names", "toggle", "pot_bid", "fail_pot",
+}  # fmt: skip
+LANGUAGE_RE = re.compile(r"^[a-z]{2,3}$")  # ISO 639 codes: en, ru, pl
 TRUE_WORDS = {"on", "true", "yes", "1"}
 FALSE_WORDS = {"off", "false", "no", "0"}
 MAX_CHIPS = 1_000_000  # a stake beyond this is a typo, and keeps sums far from overflow
@@ -135,6 +140,17 @@ def _check_words(rules: Rules, source: str) -> None:
     for i, bid in enumerate(rules.bids):
         words += [(f"bids[{i + 1}] name", bid.name, MAX_WORD)]
         words += [(f"bids[{i + 1}] alias", alias, MAX_WORD) for alias in bid.aliases]
+        words += [(f"bids[{i + 1}] names.{lang}", w, MAX_WORD) for lang, w in bid.names]
+        words += [(f"bids[{i + 1}] aliases.{lang}", w, MAX_WORD) for lang, w in bid.words]
+        for word in bid.spellings:
+            # `пас` or `без` typed for a bid would be read as pass or failed: never guessed.
+            said = _(" or ").join(sorted(_(SAID[m]) for m in meanings(word)))
+            if said:
+                message = _("{source}: bids[{n}] {bid}: {word!r} already means {said} at the "
+                            "table, so it cannot name a bid")  # fmt: skip
+                raise RuleError(
+                    message.format(source=source, n=i + 1, bid=bid.name, word=word, said=said)
+                )
     for what, text, limit in words:
         allowed = "\n\t" if what == "description" else ""  # a description may run to lines
         if any(unicodedata.category(c).startswith("C") and c not in allowed for c in text):
@@ -151,10 +167,26 @@ def rules_to_dict(rules: Rules) -> dict[str, Any]:
     toggles = dict(settings.pop("toggles"))
     data["settings"] = {**settings, **toggles}
     data["absent"] = dict(rules.absent)
-    data["bids"] = [
-        {k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(b).items() if v is not None}
-        for b in rules.bids
-    ]
+    data["bids"] = [_bid_to_dict(b) for b in rules.bids]
+    return data
+
+
+def _bid_to_dict(bid: Bid) -> dict[str, Any]:
+    """A bid as a rule file writes it: `names` and a language's aliases as tables."""
+    data = {
+        k: (list(v) if isinstance(v, tuple) else v)
+        for k, v in asdict(bid).items()
+        if v is not None and k not in ("names", "words")
+    }
+    if bid.names:
+        data["names"] = dict(bid.names)
+    if bid.words:
+        # A rule file gives its aliases one way: a list, or a table by language.
+        assert not bid.aliases, f"{bid.name}: aliases both of no language and of one"
+        by_language: dict[str, list[str]] = {}
+        for lang, word in bid.words:
+            by_language.setdefault(lang, []).append(word)
+        data["aliases"] = by_language
     return data
 
 
@@ -327,9 +359,13 @@ def _bid(raw: Any, where: str, hand_size: int) -> Bid:
     tricks = _whole(raw, "tricks", where, low=0 if misere else 1, high=hand_size, default=0)
     if misere and tricks:
         raise RuleError(f"{where}: a misère bid takes no tricks, so it has no tricks value")
-    aliases = raw.get("aliases", [])
-    if not isinstance(aliases, list) or not all(isinstance(a, str) and a.strip() for a in aliases):
-        raise RuleError(f"{where}: aliases must be a list of words")
+    aliases, words = _aliases(raw.get("aliases", []), where)
+    names = _names(raw.get("names", {}), where)
+    # A number is tricks and `pot` an account. (Only the new forms: a session's rules,
+    # frozen with its old aliases, must load as they were.)
+    for word in (w for _lang, w in (*names, *words)):
+        if word.isdigit() or fold(word) == "pot":
+            raise RuleError(_("{where}: {word!r} cannot name a bid").format(where=where, word=word))
     toggle = raw.get("toggle")
     if toggle is not None and (
         not isinstance(toggle, str) or not TOGGLE_RE.match(toggle) or toggle in SETTING_DEFAULTS
@@ -341,17 +377,57 @@ def _bid(raw: Any, where: str, hand_size: int) -> Bid:
         win=_whole(raw, "win", where, low=0, high=MAX_CHIPS),
         lose=_whole(raw, "lose", where, low=0, high=MAX_CHIPS),
         misere=misere,
-        aliases=tuple(a.strip() for a in aliases),
+        aliases=aliases,
+        names=names,
+        words=words,
         toggle=toggle,
         pot_bid=_boolean(raw, "pot_bid", where, default=False),
         fail_pot=_whole(raw, "fail_pot", where, low=0, high=MAX_CHIPS, default=0),
     )
 
 
+def _aliases(raw: Any, where: str) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
+    """A bid's other words: a list (of no language in particular), or a table of
+    language -> list (`aliases.ru = ["бонапарт"]`), which gives them as (language, word)."""
+    if isinstance(raw, Mapping):
+        return (), tuple(
+            (lang, word)
+            for lang, words in ((_language(k, f"{where}: aliases"), v) for k, v in raw.items())
+            for word in _word_list(words, f"{where}: aliases.{lang}")
+        )
+    return _word_list(raw, f"{where}: aliases"), ()
+
+
+def _word_list(raw: Any, where: str) -> tuple[str, ...]:
+    if not isinstance(raw, list) or not all(isinstance(a, str) and a.strip() for a in raw):
+        raise RuleError(f"{where} must be a list of words")
+    return tuple(a.strip() for a in raw)
+
+
+def _names(raw: Any, where: str) -> tuple[tuple[str, str], ...]:
+    """What a table calls the bid in each language: `names = { ru = "три", pl = "trzy" }`."""
+    if not isinstance(raw, Mapping):
+        raise RuleError(
+            _('{where}: names must be a table of language = "name", e.g. ru = "три"').format(
+                where=where
+            )
+        )
+    return tuple(
+        (_language(lang, f"{where}: names"), _text(raw, lang, f"{where}: names")) for lang in raw
+    )
+
+
+def _language(code: Any, where: str) -> str:
+    if not isinstance(code, str) or not LANGUAGE_RE.match(code):
+        message = _("{where}: {code!r} is not a language code such as en, ru or pl")
+        raise RuleError(message.format(where=where, code=code))
+    return code
+
+
 def _check_ladder(bids: tuple[Bid, ...], source: str) -> None:
     seen: dict[str, Bid] = {}
     for bid in bids:
-        for word in dict.fromkeys(fold(w) for w in (bid.name, *bid.aliases)):
+        for word in dict.fromkeys(word_key(w) for w in bid.spellings):
             if word in seen:
                 raise RuleError(f"{source}: {word!r} names both {seen[word].name} and {bid.name}")
             seen[word] = bid

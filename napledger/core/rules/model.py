@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 
 from napledger.core.errors import DealError
 from napledger.core.numbers import is_whole
+from napledger.core.vocabulary import word_key
+from napledger.core.words import _, language
 
 
 def fold(text: str) -> str:
@@ -25,13 +27,33 @@ class Bid:
     win: int  # chips from each opponent when made
     lose: int  # chips to each opponent when failed
     misere: bool = False
-    aliases: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()  # other words for it, in any language
+    # What a table speaking a language calls the bid, and its other words in that
+    # language: ((language, word), ...), e.g. (("ru", "наполеон"),).
+    names: tuple[tuple[str, str], ...] = ()
+    words: tuple[tuple[str, str], ...] = ()
     toggle: str | None = None  # the rule key that turns this bid on or off
     pot_bid: bool = False  # made: takes the pot; failed (pool_fail_doubles): doubles it
     fail_pot: int = 0  # chips a failed bidder also pays into the pot
 
     def made_with(self, tricks: int) -> bool:
         return tricks == 0 if self.misere else tricks >= self.tricks
+
+    @property
+    def spellings(self) -> tuple[str, ...]:
+        """Every word that names this bid, in every language, each once."""
+        local = (word for lang, word in (*self.names, *self.words))
+        return tuple(dict.fromkeys((self.name, *self.aliases, *local)))
+
+    def spoken(self, languages: tuple[str, ...]) -> tuple[str, ...]:
+        """The words a table speaking one of `languages` uses: its name, the aliases that
+        belong to no language, and the words of those languages."""
+        local = (w for lang, w in (*self.names, *self.words) if lang in languages)
+        return tuple(dict.fromkeys((self.name, *self.aliases, *local)))
+
+    def called(self, lang: str) -> str:
+        """The bid's name at a table speaking `lang`."""
+        return dict(self.names).get(lang, self.name)
 
 
 @dataclass(frozen=True)
@@ -77,8 +99,8 @@ class Rules:
     def __post_init__(self) -> None:
         index: dict[str, Bid] = {}
         for bid in self.bids:
-            for word in (bid.name, *bid.aliases):
-                index.setdefault(fold(word), bid)
+            for word in bid.spellings:
+                index.setdefault(word_key(word), bid)
         self._index.update(index)
 
     def why_absent(self, key: str) -> str | None:
@@ -112,23 +134,28 @@ class Rules:
     def enabled_bids(self) -> tuple[Bid, ...]:
         return tuple(b for b in self.bids if self.enabled(b))
 
-    def bid(self, text: str) -> Bid:
-        """The bid a player typed: a name, an alias, or a number of tricks."""
+    def find(self, text: str) -> Bid | None:
+        """The bid `text` names (on or off), or None: a name or alias in any language, in
+        any case, with accents or none, or a number of tricks."""
         # Stored records hold the bid's own name, mostly already folded: skip the folding.
-        found = self._index.get(text)
-        key = text if found else fold(text)
-        found = found or self._index.get(key)
+        found = self._index.get(text) or self._index.get(word_key(text))
         if found is None and is_whole(text):
             # A number means the plainest bid for that many tricks (5 is nap, not blücher),
             # preferring one that is on; one that is off is found to say why it is refused.
             plain = [b for b in self.bids if not b.misere and b.tricks == int(text)]
             found = next((b for b in plain if self.enabled(b)), plain[0] if plain else None)
+        return found
+
+    def bid(self, text: str) -> Bid:
+        """The bid a player typed: a name, an alias, or a number of tricks."""
+        found = self.find(text)
         if found is None:
-            names = ", ".join(b.name for b in self.enabled_bids)
-            raise DealError(f"unknown bid {text!r} in {self.name}; the bids are: {names}")
+            names = ", ".join(b.called(language()) for b in self.enabled_bids)
+            message = _("unknown bid {bid!r} in {rules}; the bids are: {names}")
+            raise DealError(message.format(bid=text, rules=self.name, names=names))
         if not self.enabled(found):
             raise DealError(
-                f"the bid {found.name} is off in this session "
+                f"the bid {found.called(language())} is off in this session "
                 f"(start a session with --rule {found.toggle}=on to allow it)"
             )
         return found
