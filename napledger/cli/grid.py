@@ -179,30 +179,30 @@ class Grid:
 
     def draw(self, console: Console) -> bool:
         """Print the table as Rich would; False (nothing printed) where only Rich can."""
-        widths = self.widths(console.options.max_width)
-        if widths is None:
+        drawn = self.drawn(console)
+        if drawn is None:
             return False
-        console.print(Segments(self.segments(console, widths)))
+        console.print(drawn)
         return True
 
-    def draw_folded(self, console: Console) -> bool:
-        """Print the table with its payments folded where they do not fit on one line:
-        three spaces apart, as many on a line as fit (Rich's `Columns` would line them up
-        in columns as well, at a cost that grows with every row); False where it cannot."""
-        widths = self.widths(console.options.max_width, fold=True)
-        if widths is None:
-            return False
-        console.print(Segments(self.segments(console, widths)))
-        return True
+    def drawn(self, console: Console, fold: bool = False) -> Segments | None:
+        """The table as Rich would print it; None where only Rich can draw it. With
+        `fold`, its payments folded where they do not fit on one line: three spaces
+        apart, as many on a line as fit (Rich's `Columns` would line them up in columns
+        as well, at a cost that grows with every row)."""
+        widths = self.widths(console.options.max_width, fold=fold)
+        return None if widths is None else Segments(self.segments(console, widths))
+
+    def renderable(self, console: Console, long: int | None = None) -> Segments | RichTable:
+        """What prints the table: drawn here where that is exact, else Rich's own table;
+        past `long` rows, with folded payments rather than by Rich (seconds for thousands)."""
+        drawn = self.drawn(console)
+        if drawn is None and long is not None and len(self.rows) > long:
+            drawn = self.drawn(console, fold=True)
+        return self.rich() if drawn is None else drawn
 
     def print(self, console: Console, long: int | None = None) -> None:
-        """Print the table: drawn here where that is exact, else by Rich itself; past
-        `long` rows, with folded payments rather than by Rich (seconds for thousands)."""
-        if self.draw(console):
-            return
-        if long is not None and len(self.rows) > long and self.draw_folded(console):
-            return
-        console.print(self.rich())
+        console.print(self.renderable(console, long))
 
     def rich(self) -> RichTable:
         """The same table as Rich's own."""
@@ -225,7 +225,6 @@ class Grid:
         return table
 
     def segments(self, console: Console, widths: list[int]) -> list[Segment]:
-        self._drawn: dict[tuple[object, ...], list[Segment]] = {}  # a history repeats cells
         box = self.box.substitute(console.options, safe=console.safe_box)
         line = Segment.line()
         out: list[Segment] = []
@@ -269,14 +268,21 @@ class Grid:
         for i, (cell, width) in enumerate(zip(cells, widths, strict=True)):
             if i:
                 out.append(Segment(vertical))
-            key = (tuple(cell) if isinstance(cell, list) else cell, width, i, style)
-            drawn = self._drawn.get(key)
-            if drawn is None:
-                segments = cell_segments(console, cell, width, self.justify[i], style)
-                drawn = self._drawn[key] = plain_joined(segments)
-            out += drawn
+            key = tuple(cell) if isinstance(cell, list) else cell
+            out += drawn_cell(console, key, width, self.justify[i], style)
         out += [Segment(right), Segment.line()]
         return plain_joined(out)  # a dozen pieces a line: the cells' own are joined already
+
+
+@lru_cache(maxsize=CACHED)
+def drawn_cell(
+    console: Console, cell: str | tuple[str, ...], width: int, justify: str, style: Style
+) -> list[Segment]:
+    """A cell's segments, kept: a history repeats its names and amounts thousands of
+    times, and `play` draws the same names, headers and small sums deal after deal.
+    Read only (the caller copies them into its line)."""
+    parts = list(cell) if isinstance(cell, tuple) else cell
+    return plain_joined(cell_segments(console, parts, width, justify, style))
 
 
 def plain_joined(segments: list[Segment]) -> list[Segment]:

@@ -11,9 +11,12 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from decimal import Decimal
+from functools import cache
+from typing import Any
 
-from sqlalchemy import Integer, cast, delete, func, insert, select, update
+from sqlalchemy import Integer, Select, bindparam, cast, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.sql.elements import BindParameter
 from sqlmodel import Session
 
 from napledger.core.errors import NapError
@@ -59,6 +62,30 @@ B = balances_table.c
 # about half a millisecond more, for nothing the book uses.
 DEALS = DealRevision.__table__  # type: ignore[attr-defined]
 ENTRIES = Entry.__table__  # type: ignore[attr-defined]
+
+# What every deal runs, built once with its values bound at each run: a statement built
+# afresh costs more to put together than to execute, and one kept computes its cache key
+# (for SQLAlchemy's compiled cache) once.
+SESSION: BindParameter[int] = bindparam("session")
+CURRENT_ROW = select(SessionRow).where(
+    S.id == cast(select(M.value).where(M.key == CURRENT).scalar_subquery(), Integer)
+)
+ROW_BY_ID = select(SessionRow).where(S.id == bindparam("id"))
+ROW_BY_KEY = select(SessionRow).where(S.key == bindparam("key"))
+TOTALS = select(B.account, B.chips).where(B.session_id == SESSION)
+LATEST = (
+    select(
+        D.number,
+        D.status,
+        D.record_json,
+        select(func.count()).where(D.session_id == SESSION, D.status == "voided").scalar_subquery(),
+    )
+    .where(D.session_id == SESSION)
+    .order_by(D.number.desc(), D.revision.desc())
+    .limit(1)
+)
+NEW_DEAL = insert(DEALS).returning(D.id)
+NEW_ENTRIES = insert(ENTRIES)
 
 
 def whole_number(text: str) -> int | None:
@@ -127,18 +154,16 @@ class Book:
             number = self._keys.get(fold(ref))
         if number in self._rows and (number in self._locked or not lock):
             return self._rows[number]
-        query = select(SessionRow)
+        values: dict[str, object] = {"key": fold(ref or "")}
+        query = ROW_BY_KEY
         if ref is None and number is None:
             # The current session's row in one query (the usual case), its id from meta.
-            current = select(M.value).where(M.key == CURRENT).scalar_subquery()
-            query = query.where(S.id == cast(current, Integer))
+            query, values = CURRENT_ROW, {}
         elif ref is not None and whole_number(ref) is not None:
-            query = query.where(S.id == whole_number(ref))
-        else:
-            query = query.where(S.key == fold(ref or ""))
+            query, values = ROW_BY_ID, {"id": whole_number(ref)}
         if lock:
-            query = query.with_for_update()
-        row = self.db.execute(query).scalars().first()
+            query = locked(query)
+        row = self.db.execute(query, values).scalars().first()
         if row is None:
             if ref is None and self.current_id() is None:
                 raise NapError(
@@ -276,8 +301,8 @@ class Book:
         the balances the database keeps beside the entries, a row per account."""
         kept = self._totals_kept.get(row.id or 0)
         if kept is None:
-            query = select(B.account, B.chips).where(B.session_id == row.id)
-            kept = {account: int(chips) for account, chips in self.db.execute(query).all()}
+            found = self.db.execute(TOTALS, {"session": row.id}).all()
+            kept = {account: int(chips) for account, chips in found}
             self._totals_kept[row.id or 0] = kept
         return kept
 
@@ -286,17 +311,7 @@ class Book:
         known = self._latest.get(row.id or 0)
         if known is not None:
             return known
-        voided = (
-            select(func.count())
-            .where(D.session_id == row.id, D.status == "voided")
-            .scalar_subquery()
-        )
-        top = self.db.execute(
-            select(D.number, D.status, D.record_json, voided)
-            .where(D.session_id == row.id)
-            .order_by(D.number.desc(), D.revision.desc())
-            .limit(1)
-        ).first()
+        top = self.db.execute(LATEST, {"session": row.id}).first()
         if top is None:
             known = Latest(0, None, 0)
         else:
@@ -402,17 +417,16 @@ class Book:
         changes = postings(transfers)
         number = latest.number + 1
         deal_id = self.db.execute(
-            insert(DEALS)
-            .values(
-                session_id=row.id,
-                number=number,
-                revision=1,
-                status="live",
-                record_json=deal_to_json(deal),
-                pot_after=pot + changes.get(POT, 0),
-                recorded_at=now(),
-            )
-            .returning(D.id)
+            NEW_DEAL,
+            {
+                "session_id": row.id,
+                "number": number,
+                "revision": 1,
+                "status": "live",
+                "record_json": deal_to_json(deal),
+                "pot_after": pot + changes.get(POT, 0),
+                "recorded_at": now(),
+            },
         ).scalar_one()
         self._post(row, deal_id, transfers)
         self._latest[row.id or 0] = Latest(number, deal, latest.voided)
@@ -427,7 +441,7 @@ class Book:
             if chips
         ]
         if rows:
-            self.db.execute(insert(ENTRIES), rows)
+            self.db.execute(NEW_ENTRIES, rows)
 
     def deal(self, row: SessionRow, number: int) -> DealRevision:
         found = (
@@ -696,6 +710,12 @@ def balances_after(totals: dict[str, int], changes: dict[str, int]) -> dict[str,
         if chips:
             after[account] = after.get(account, 0) + chips
     return after
+
+
+@cache
+def locked(query: Select[Any]) -> Select[Any]:
+    """`query` reading its rows for update (kept, as the query is)."""
+    return query.with_for_update()
 
 
 def still_open(row: SessionRow) -> SessionRow:
