@@ -202,7 +202,8 @@ class Grid:
         return self.rich() if drawn is None else drawn
 
     def print(self, console: Console, long: int | None = None) -> None:
-        console.print(self.renderable(console, long))
+        # Every line drawn here is exactly the table's width: nothing for Rich to crop.
+        console.print(self.renderable(console, long), crop=False)
 
     def rich(self) -> RichTable:
         """The same table as Rich's own."""
@@ -238,17 +239,18 @@ class Grid:
         out += [Segment(box.get_row(widths, "head")), line]
         separator = Segment(box.get_row(widths, "row"))
         null = Style.null()
+        mid = (box.mid_left, box.mid_vertical, box.mid_right)
+        foot = (box.foot_left, box.foot_vertical, box.foot_right)
         for index, row in enumerate(self.rows):
             last = index == len(self.rows) - 1
-            edges = (
-                (box.foot_left, box.foot_vertical, box.foot_right)
-                if last
-                else (box.mid_left, box.mid_vertical, box.mid_right)
-            )
-            folded = [fold(cell, width - 2) for cell, width in zip(row.cells, widths, strict=True)]
-            for n in range(max(len(lines) for lines in folded)):
-                cells = [lines[n] if n < len(lines) else "" for lines in folded]
-                out += self._line(console, cells, widths, null, *edges)
+            edges = foot if last else mid
+            if not any(isinstance(cell, list) for cell in row.cells):
+                out += self._line(console, row.cells, widths, null, *edges)
+            else:
+                folded = [fold(c, width - 2) for c, width in zip(row.cells, widths, strict=True)]
+                for n in range(max(len(lines) for lines in folded)):
+                    cells = [lines[n] if n < len(lines) else "" for lines in folded]
+                    out += self._line(console, cells, widths, null, *edges)
             if row.end_section and not last:
                 out += [separator, line]
         out += [Segment(box.get_bottom(widths)), line]
@@ -264,25 +266,47 @@ class Grid:
         vertical: str,
         right: str,
     ) -> list[Segment]:
-        out = [Segment(left)]
+        """One line of the table, its neighbouring unstyled pieces as one segment (a
+        history of thousands of lines prints faster with fewer)."""
+        out: list[Segment] = []
+        plain = left
         for i, (cell, width) in enumerate(zip(cells, widths, strict=True)):
-            if i:
-                out.append(Segment(vertical))
             key = tuple(cell) if isinstance(cell, list) else cell
-            out += drawn_cell(console, key, width, self.justify[i], style)
-        out += [Segment(right), Segment.line()]
-        return plain_joined(out)  # a dozen pieces a line: the cells' own are joined already
+            head, styled, tail = drawn_cell(console, key, width, self.justify[i], style)
+            plain = f"{plain}{vertical}{head}" if i else plain + head
+            if styled:
+                out.append(Segment(plain))
+                out += styled
+                plain = tail
+        out.append(Segment(f"{plain}{right}\n"))
+        return out
+
+
+class Drawn(NamedTuple):
+    """A cell drawn: its unstyled start, the segments from its first styled one to its
+    last, and its unstyled end (a cell with no style is all start)."""
+
+    head: str
+    styled: tuple[Segment, ...]
+    tail: str
 
 
 @lru_cache(maxsize=CACHED)
 def drawn_cell(
     console: Console, cell: str | tuple[str, ...], width: int, justify: str, style: Style
-) -> list[Segment]:
-    """A cell's segments, kept: a history repeats its names and amounts thousands of
-    times, and `play` draws the same names, headers and small sums deal after deal.
-    Read only (the caller copies them into its line)."""
+) -> Drawn:
+    """A cell drawn, kept: a history repeats its names and amounts thousands of times,
+    and `play` draws the same names, headers and small sums deal after deal."""
     parts = list(cell) if isinstance(cell, tuple) else cell
-    return plain_joined(cell_segments(console, parts, width, justify, style))
+    segments = plain_joined(cell_segments(console, parts, width, justify, style))
+    plain = [not (s.style or s.control) for s in segments]
+    if all(plain):
+        return Drawn("".join(s.text for s in segments), (), "")
+    first = plain.index(False)
+    end = len(segments) - plain[::-1].index(False)
+    head = "".join(s.text for s in segments[:first])
+    tail = "".join(s.text for s in segments[end:])
+    return Drawn(head, tuple(segments[first:end]), tail)
 
 
 def plain_joined(segments: list[Segment]) -> list[Segment]:
