@@ -46,7 +46,7 @@ def build_database(path: Path, deals: int, seed: int = 1) -> None:
     from napledger.core.rules import Deal, score_deal
     from napledger.core.rules.load import load_rules
     from napledger.store.api import Database
-    from napledger.store.models import DealRevision, Entry
+    from napledger.store.models import DealRevision, entries
 
     rng = random.Random(seed)
     rules = load_rules("classic")
@@ -64,7 +64,7 @@ def build_database(path: Path, deals: int, seed: int = 1) -> None:
             if deal_rows:
                 db.execute(insert(DealRevision), deal_rows)
             if entry_rows:
-                db.execute(insert(Entry), entry_rows)
+                db.execute(insert(entries), entry_rows)
         deal_rows.clear()
         entry_rows.clear()
 

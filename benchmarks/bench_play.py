@@ -44,7 +44,7 @@ from napledger.core.options import DealOptions, make_deal
 from napledger.core.rules import Deal, load_preset
 from napledger.core.rules.scoring import replay
 from napledger.store.api import Database
-from napledger.store.models import DealRevision, Entry
+from napledger.store.models import DealRevision, entries
 
 PLAYERS = ("Ann", "Ben", "Cat", "Dan", "Eve")
 # A deal line per seat so that nobody bids while sitting out and the pot keeps moving.
@@ -89,7 +89,7 @@ def build(url: str, name: str, deals: int) -> None:
             ]
         if deal_rows:
             tx.book.db.execute(insert(DealRevision), deal_rows)
-            tx.book.db.execute(insert(Entry), entry_rows)
+            tx.book.db.execute(insert(entries), entry_rows)
 
 
 def feed(session: str, count: int) -> Callable[[], None]:

@@ -32,17 +32,13 @@ from napledger.core.rules.model import fold
 from napledger.core.rules.scoring import close_transfers
 from napledger.core.seating import RosterChange, next_dealer
 from napledger.store.db import duplicate_key, upsert
-from napledger.store.models import (
-    CloseRow,
-    DealRevision,
-    Entry,
-    Meta,
-    Player,
-    RosterRow,
-    SessionRow,
-    now,
-)
-from napledger.store.models import balances as balances_table
+from napledger.store.models import DealRevision, SessionRow, now
+from napledger.store.models import balances as BALANCES
+from napledger.store.models import closes as CLOSES
+from napledger.store.models import entries as ENTRIES
+from napledger.store.models import meta as META
+from napledger.store.models import players as PLAYERS
+from napledger.store.models import roster as ROSTER
 from napledger.store.views import ClosePlan, CloseRecord, Scoreboard, SessionInfo
 
 __all__ = ["Book", "cached_rules", "deal_from_json", "deal_to_json", "whole_number"]
@@ -52,16 +48,15 @@ MAX_ID = 2**63 - 1  # the largest id or deal number a database column holds
 # Columns for queries: typed as SQL expressions, where the model attributes read as plain values.
 S = SessionRow.__table__.c  # type: ignore[attr-defined]
 D = DealRevision.__table__.c  # type: ignore[attr-defined]
-E = Entry.__table__.c  # type: ignore[attr-defined]
-P = Player.__table__.c  # type: ignore[attr-defined]
-R = RosterRow.__table__.c  # type: ignore[attr-defined]
-M = Meta.__table__.c  # type: ignore[attr-defined]
-C = CloseRow.__table__.c  # type: ignore[attr-defined]
-B = balances_table.c
-# Rows are written through the tables themselves: an ORM entity's bulk insert costs a deal
-# about half a millisecond more, for nothing the book uses.
+E = ENTRIES.c
+P = PLAYERS.c
+R = ROSTER.c
+M = META.c
+C = CLOSES.c
+B = BALANCES.c
+# Deals are written through their table, not the model class: an ORM entity's bulk insert
+# costs a deal about half a millisecond more, for nothing the book uses.
 DEALS = DealRevision.__table__  # type: ignore[attr-defined]
-ENTRIES = Entry.__table__  # type: ignore[attr-defined]
 
 # What every deal runs, built once with its values bound at each run: a statement built
 # afresh costs more to put together than to execute, and one kept computes its cache key
@@ -142,7 +137,7 @@ class Book:
         return self._current
 
     def set_current(self, row: SessionRow) -> None:
-        upsert(self.db, Meta, {"key": CURRENT, "value": str(row.id)}, ["key"], ["value"])
+        upsert(self.db, META, {"key": CURRENT, "value": str(row.id)}, ["key"], ["value"])
         self._current = row.id
 
     def find(self, ref: str | None, lock: bool = False) -> SessionRow:
@@ -273,7 +268,7 @@ class Book:
         return seating
 
     def _person(self, name: str) -> str:
-        upsert(self.db, Player, {"name": name, "key": fold(name)}, ["key"])
+        upsert(self.db, PLAYERS, {"name": name, "key": fold(name)}, ["key"])
         return str(self.db.execute(select(P.name).where(P.key == fold(name))).scalar_one())
 
     # --- reading state --------------------------------------------------------
@@ -543,7 +538,7 @@ class Book:
         # Voided and replaced deals keep no entries; live ones keep exactly their postings.
         stale = [deal_id for deal_id, entries in stored.items() if fresh.get(deal_id) != entries]
         if stale:
-            self.db.execute(delete(Entry).where(E.deal_id.in_(stale)))
+            self.db.execute(delete(ENTRIES).where(E.deal_id.in_(stale)))
         rows = [
             {"session_id": row.id, "deal_id": deal_id, "account": account, "chips": chips}
             for deal_id, entries in fresh.items()
@@ -600,7 +595,7 @@ class Book:
         return player
 
     def _roster(self, row: SessionRow, changes: Iterable[RosterChange]) -> None:
-        self.db.execute(insert(RosterRow), [{"session_id": row.id, **asdict(c)} for c in changes])
+        self.db.execute(insert(ROSTER), [{"session_id": row.id, **asdict(c)} for c in changes])
 
     def roster(self, row: SessionRow) -> list[RosterChange]:
         """Every change to who sits, in the order they were made."""
@@ -658,9 +653,9 @@ class Book:
         self._post(row, None, plan.transfers)
         row.pot_to = plan.pot_to
         row.closed_at = now()
-        self.db.add(
-            CloseRow(
-                session_id=row.id,  # type: ignore[arg-type]  # flushed rows have ids
+        self.db.execute(
+            insert(CLOSES).values(
+                session_id=row.id,
                 pot_to=plan.pot_to,
                 pot=plan.pot,
                 shares_json=json.dumps(
@@ -691,9 +686,9 @@ class Book:
                 f"the pot of {row.name!r} was carried into {taken[0]!r}, so it cannot be reopened"
             )
         self._forget(row)
-        self.db.execute(delete(Entry).where(E.session_id == row.id, E.deal_id.is_(None)))
+        self.db.execute(delete(ENTRIES).where(E.session_id == row.id, E.deal_id.is_(None)))
         self.db.execute(
-            update(CloseRow)
+            update(CLOSES)
             .where(C.session_id == row.id, C.status == "live")
             .values(status="voided", reopened_at=now())
         )
