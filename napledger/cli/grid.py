@@ -19,15 +19,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 from math import ceil
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from rich import box as boxes
 from rich.cells import cell_len
 from rich.console import Console
 from rich.segment import Segment, Segments
 from rich.style import Style
-from rich.table import Table as RichTable
 from rich.text import Text
+
+if TYPE_CHECKING:
+    from rich.table import Table as RichTable
 
 Cell = str | list[str]
 # Texts kept parsed and measured: enough for every distinct cell of a long history (its
@@ -206,8 +208,9 @@ class Grid:
         console.print(self.renderable(console, long), crop=False)
 
     def rich(self) -> RichTable:
-        """The same table as Rich's own."""
+        """The same table as Rich's own (loaded only when a table must be drawn by Rich)."""
         from rich.columns import Columns
+        from rich.table import Table as RichTable
 
         table = RichTable(title=self.title, min_width=self.min_width, box=self.box)
         for header, justify in zip(self.headers, self.justify, strict=True):

@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any
 
 from rich.cells import cell_len
 from rich.console import Console
-from rich.table import Table as RichTable
 
 from napledger.cli.grid import CACHED
 from napledger.core.history import ScoredDeal
@@ -56,6 +55,8 @@ def esc(text: str) -> str:
 
 
 def variant(rules: Rules) -> None:
+    from rich.table import Table as RichTable
+
     console.print(f"[bold]{esc(rules.title)}[/] ({esc(rules.name)}): {esc(rules.description)}")
     grid = RichTable(title="Stake table (chips per opponent)")
     for column in ("bid", "tricks", "made: wins", "failed: pays", "notes"):
@@ -131,6 +132,8 @@ def started(t: Scoreboard) -> None:
 
 
 def session_list(tables: Sequence[Scoreboard], current: int | None) -> None:
+    from rich.table import Table as RichTable
+
     if not tables:
         console.print("No sessions yet: start one with `napledger new NAME --players A,B,C`.")
         return
@@ -304,6 +307,8 @@ def hand_list(history: History) -> None:
 
 def settlement(done: Settlement) -> None:
     """Each party's net beside the payments that square it, so anyone can check the sums."""
+    from rich.table import Table as RichTable
+
     rows, net, plan, currency = done.sessions, done.net, done.payments, done.currency
 
     def cash(amount: Decimal | int) -> str:
