@@ -4,8 +4,8 @@ Run from the repository root: ``PYTHONPATH=. python benchmarks/bench_play.py [--
 
 A deal line goes through the loop as a player types it (parsed, recorded, committed with
 SQLite's synchronous=FULL, scoreboard printed). Each figure is the difference between
-feeding 30 and 10 lines (the best of five tries of each, taken in turns: a busy machine
-only ever adds time), divided by 20, so the loop's start-up is left out:
+feeding 60 and 10 lines (the best of five tries of each, taken in turns: a busy machine
+only ever adds time), divided by 50, so the loop's start-up is left out:
 
 * in a session of 10 deals: at most 3 ms a deal;
 * in a session of 5,000 deals (written in bulk, as the book writes them): at most 1.2x
@@ -60,7 +60,7 @@ OPTIONS = (
     DealOptions(bid="four", by="Dan", revoke="Eve"),
     DealOptions(bid="wellington", by="Eve", tricks=4),
 )
-FEW, MANY, TRIES = 10, 30, 5
+FEW, MANY, TRIES = 10, 60, 5
 
 
 def build(url: str, name: str, deals: int) -> None:
