@@ -4,12 +4,15 @@ Run from the repository root: ``PYTHONPATH=. python benchmarks/bench_play.py [--
 
 A deal line goes through the loop as a player types it (parsed, recorded, committed with
 SQLite's synchronous=FULL, scoreboard printed). Each figure is the difference between
-feeding 30 and 10 lines (the best of five tries of each, taken in turns: a busy machine
-only ever adds time), divided by 20, so the loop's start-up is left out:
+feeding 60 and 10 lines (the best of five tries of each, taken in turns: a busy machine
+only ever adds time), divided by 50, so the loop's start-up is left out:
 
 * in a session of 10 deals: at most 3 ms a deal;
 * in a session of 5,000 deals (written in bulk, as the book writes them): at most 1.2x
   the figure at 10 deals, measured in the same run;
+* the same two with SQLite's ``synchronous=NORMAL`` instead of napledger's ``FULL``,
+  shown with no target: what syncing each commit to the disk costs a deal there (FULL is
+  kept: a deal said saved survives a power cut);
 * transactions and SQL statements a deal runs, counted with SQLAlchemy's events (one
   transaction; the count must not grow with the session);
 * ``napledger hands`` of the long session as a whole process (bytecode cached, 100
@@ -43,8 +46,9 @@ from napledger.core.ledger import postings
 from napledger.core.options import DealOptions, make_deal
 from napledger.core.rules import Deal, load_preset
 from napledger.core.rules.scoring import replay
+from napledger.store import db as store_db
 from napledger.store.api import Database
-from napledger.store.models import DealRevision, Entry
+from napledger.store.models import DealRevision, entries
 
 PLAYERS = ("Ann", "Ben", "Cat", "Dan", "Eve")
 # A deal line per seat so that nobody bids while sitting out and the pot keeps moving.
@@ -56,7 +60,7 @@ OPTIONS = (
     DealOptions(bid="four", by="Dan", revoke="Eve"),
     DealOptions(bid="wellington", by="Eve", tricks=4),
 )
-FEW, MANY, TRIES = 10, 30, 5
+FEW, MANY, TRIES = 10, 60, 5
 
 
 def build(url: str, name: str, deals: int) -> None:
@@ -89,7 +93,7 @@ def build(url: str, name: str, deals: int) -> None:
             ]
         if deal_rows:
             tx.book.db.execute(insert(DealRevision), deal_rows)
-            tx.book.db.execute(insert(Entry), entry_rows)
+            tx.book.db.execute(insert(entries), entry_rows)
 
 
 def feed(session: str, count: int) -> Callable[[], None]:
@@ -203,6 +207,9 @@ def main() -> None:
         build(str(db), "long", long_deals)
         feed("short", 10)()  # imports and caches, paid once per process; now 10 deals
         short, long = per_deal(["short", "long"])
+        store_db.SYNCHRONOUS = "NORMAL"  # each `play` opens its own connection with it
+        unsynced = per_deal(["short", "long"])
+        store_db.SYNCHRONOUS = "FULL"
         counter = Counter()
         counter.attach()
         short_counts = counter.per_deal("short")
@@ -215,6 +222,10 @@ def main() -> None:
     print(f"  in a session of {long_deals:,} deals {long * 1000:6.2f} ms")
     verdict = "PASS" if ratio <= 1.2 else "FAIL"
     print(f"  ratio, long to short         {ratio:6.2f}x   (at most 1.2x)  {verdict}")
+    print(
+        f"  without a sync each commit (synchronous=NORMAL): {unsynced[0] * 1000:.2f} ms at 10"
+        f" deals, {unsynced[1] * 1000:.2f} ms at {long_deals:,}"
+    )
     for label, (begins, statements) in (("short", short_counts), ("long", long_counts)):
         print(f"  per deal ({label:>5}): {begins:.1f} transactions, {statements:.1f} statements")
     print("Whole process, median of 3 (wall, CPU):")

@@ -35,7 +35,7 @@ from napledger.core.rules import Deal, Rules, load_preset
 from napledger.core.rules.load import with_overrides
 from napledger.core.rules.scoring import replay
 from napledger.store.api import Database
-from napledger.store.models import DealRevision, Entry
+from napledger.store.models import DealRevision, entries
 
 SESSIONS = 1_000
 DEALS = 60
@@ -141,7 +141,7 @@ def build(url: str, seed: int = 6) -> int:
                 )
             b.db.execute(insert(DealRevision), deal_rows)
             if entry_rows:
-                b.db.execute(insert(Entry), entry_rows)
+                b.db.execute(insert(entries), entry_rows)
             if n < SESSIONS - 1:  # the last one is still being played
                 b.close(row, "split")
     return deal_id

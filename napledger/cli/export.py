@@ -1,5 +1,6 @@
 """`napledger export`: evening histories to one Excel workbook."""
 
+import sys
 from datetime import date
 from pathlib import Path
 from typing import Annotated
@@ -19,6 +20,17 @@ def default_path(names: list[str], day: date | None = None) -> Path:
     from napledger.export.workbook import file_name
 
     return Path("exports") / file_name(names, day or date.today())
+
+
+def bar_wanted(deals: int) -> bool:
+    """A progress bar for a long export to a terminal. The terminal is asked before
+    Rich is loaded: an export into a pipe or a file (a script's) never loads Rich's
+    console (a few MiB of the export's peak memory, issue #22)."""
+    if deals < PROGRESS_FROM or sys.stdout is None or not sys.stdout.isatty():
+        return False
+    from napledger.cli.render import console
+
+    return console.is_terminal
 
 
 @app.command()
@@ -52,8 +64,6 @@ def export(
     An existing file is never replaced silently: without -o the new workbook gets the
     next free name (NAME-2.xlsx, ...); with -o it is refused unless --force is given.
     """
-    from napledger.cli.render import console
-
     start, end = day_range(since, until)
     if sessions and all_:
         raise NapError("name sessions or give --all, not both")
@@ -76,10 +86,12 @@ def export(
 
         total = deal_records(data)
         exists: Exists = "replace" if force else "refuse" if output else "rename"
-        if total < PROGRESS_FROM or not console.is_terminal:
+        if not bar_wanted(total):
             path = write_workbook(data, path, exists=exists)
         else:
             from rich.progress import Progress
+
+            from napledger.cli.render import console
 
             with Progress(console=console, transient=True) as bar:
                 task = bar.add_task("Writing deals", total=total)

@@ -19,15 +19,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 from math import ceil
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from rich import box as boxes
 from rich.cells import cell_len
 from rich.console import Console
 from rich.segment import Segment, Segments
 from rich.style import Style
-from rich.table import Table as RichTable
 from rich.text import Text
+
+if TYPE_CHECKING:
+    from rich.table import Table as RichTable
 
 Cell = str | list[str]
 # Texts kept parsed and measured: enough for every distinct cell of a long history (its
@@ -179,34 +181,36 @@ class Grid:
 
     def draw(self, console: Console) -> bool:
         """Print the table as Rich would; False (nothing printed) where only Rich can."""
-        widths = self.widths(console.options.max_width)
-        if widths is None:
+        drawn = self.drawn(console)
+        if drawn is None:
             return False
-        console.print(Segments(self.segments(console, widths)))
+        console.print(drawn)
         return True
 
-    def draw_folded(self, console: Console) -> bool:
-        """Print the table with its payments folded where they do not fit on one line:
-        three spaces apart, as many on a line as fit (Rich's `Columns` would line them up
-        in columns as well, at a cost that grows with every row); False where it cannot."""
-        widths = self.widths(console.options.max_width, fold=True)
-        if widths is None:
-            return False
-        console.print(Segments(self.segments(console, widths)))
-        return True
+    def drawn(self, console: Console, fold: bool = False) -> Segments | None:
+        """The table as Rich would print it; None where only Rich can draw it. With
+        `fold`, its payments folded where they do not fit on one line: three spaces
+        apart, as many on a line as fit (Rich's `Columns` would line them up in columns
+        as well, at a cost that grows with every row)."""
+        widths = self.widths(console.options.max_width, fold=fold)
+        return None if widths is None else Segments(self.segments(console, widths))
+
+    def renderable(self, console: Console, long: int | None = None) -> Segments | RichTable:
+        """What prints the table: drawn here where that is exact, else Rich's own table;
+        past `long` rows, with folded payments rather than by Rich (seconds for thousands)."""
+        drawn = self.drawn(console)
+        if drawn is None and long is not None and len(self.rows) > long:
+            drawn = self.drawn(console, fold=True)
+        return self.rich() if drawn is None else drawn
 
     def print(self, console: Console, long: int | None = None) -> None:
-        """Print the table: drawn here where that is exact, else by Rich itself; past
-        `long` rows, with folded payments rather than by Rich (seconds for thousands)."""
-        if self.draw(console):
-            return
-        if long is not None and len(self.rows) > long and self.draw_folded(console):
-            return
-        console.print(self.rich())
+        # Every line drawn here is exactly the table's width: nothing for Rich to crop.
+        console.print(self.renderable(console, long), crop=False)
 
     def rich(self) -> RichTable:
-        """The same table as Rich's own."""
+        """The same table as Rich's own (loaded only when a table must be drawn by Rich)."""
         from rich.columns import Columns
+        from rich.table import Table as RichTable
 
         table = RichTable(title=self.title, min_width=self.min_width, box=self.box)
         for header, justify in zip(self.headers, self.justify, strict=True):
@@ -225,7 +229,6 @@ class Grid:
         return table
 
     def segments(self, console: Console, widths: list[int]) -> list[Segment]:
-        self._drawn: dict[tuple[object, ...], list[Segment]] = {}  # a history repeats cells
         box = self.box.substitute(console.options, safe=console.safe_box)
         line = Segment.line()
         out: list[Segment] = []
@@ -239,17 +242,18 @@ class Grid:
         out += [Segment(box.get_row(widths, "head")), line]
         separator = Segment(box.get_row(widths, "row"))
         null = Style.null()
+        mid = (box.mid_left, box.mid_vertical, box.mid_right)
+        foot = (box.foot_left, box.foot_vertical, box.foot_right)
         for index, row in enumerate(self.rows):
             last = index == len(self.rows) - 1
-            edges = (
-                (box.foot_left, box.foot_vertical, box.foot_right)
-                if last
-                else (box.mid_left, box.mid_vertical, box.mid_right)
-            )
-            folded = [fold(cell, width - 2) for cell, width in zip(row.cells, widths, strict=True)]
-            for n in range(max(len(lines) for lines in folded)):
-                cells = [lines[n] if n < len(lines) else "" for lines in folded]
-                out += self._line(console, cells, widths, null, *edges)
+            edges = foot if last else mid
+            if not any(isinstance(cell, list) for cell in row.cells):
+                out += self._line(console, row.cells, widths, null, *edges)
+            else:
+                folded = [fold(c, width - 2) for c, width in zip(row.cells, widths, strict=True)]
+                for n in range(max(len(lines) for lines in folded)):
+                    cells = [lines[n] if n < len(lines) else "" for lines in folded]
+                    out += self._line(console, cells, widths, null, *edges)
             if row.end_section and not last:
                 out += [separator, line]
         out += [Segment(box.get_bottom(widths)), line]
@@ -265,18 +269,47 @@ class Grid:
         vertical: str,
         right: str,
     ) -> list[Segment]:
-        out = [Segment(left)]
+        """One line of the table, its neighbouring unstyled pieces as one segment (a
+        history of thousands of lines prints faster with fewer)."""
+        out: list[Segment] = []
+        plain = left
         for i, (cell, width) in enumerate(zip(cells, widths, strict=True)):
-            if i:
-                out.append(Segment(vertical))
-            key = (tuple(cell) if isinstance(cell, list) else cell, width, i, style)
-            drawn = self._drawn.get(key)
-            if drawn is None:
-                segments = cell_segments(console, cell, width, self.justify[i], style)
-                drawn = self._drawn[key] = plain_joined(segments)
-            out += drawn
-        out += [Segment(right), Segment.line()]
-        return plain_joined(out)  # a dozen pieces a line: the cells' own are joined already
+            key = tuple(cell) if isinstance(cell, list) else cell
+            head, styled, tail = drawn_cell(console, key, width, self.justify[i], style)
+            plain = f"{plain}{vertical}{head}" if i else plain + head
+            if styled:
+                out.append(Segment(plain))
+                out += styled
+                plain = tail
+        out.append(Segment(f"{plain}{right}\n"))
+        return out
+
+
+class Drawn(NamedTuple):
+    """A cell drawn: its unstyled start, the segments from its first styled one to its
+    last, and its unstyled end (a cell with no style is all start)."""
+
+    head: str
+    styled: tuple[Segment, ...]
+    tail: str
+
+
+@lru_cache(maxsize=CACHED)
+def drawn_cell(
+    console: Console, cell: str | tuple[str, ...], width: int, justify: str, style: Style
+) -> Drawn:
+    """A cell drawn, kept: a history repeats its names and amounts thousands of times,
+    and `play` draws the same names, headers and small sums deal after deal."""
+    parts = list(cell) if isinstance(cell, tuple) else cell
+    segments = plain_joined(cell_segments(console, parts, width, justify, style))
+    plain = [not (s.style or s.control) for s in segments]
+    if all(plain):
+        return Drawn("".join(s.text for s in segments), (), "")
+    first = plain.index(False)
+    end = len(segments) - plain[::-1].index(False)
+    head = "".join(s.text for s in segments[:first])
+    tail = "".join(s.text for s in segments[end:])
+    return Drawn(head, tuple(segments[first:end]), tail)
 
 
 def plain_joined(segments: list[Segment]) -> list[Segment]:

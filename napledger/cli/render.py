@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any
 
 from rich.cells import cell_len
 from rich.console import Console
-from rich.table import Table as RichTable
 
 from napledger.cli.grid import CACHED
 from napledger.core.history import ScoredDeal
@@ -56,6 +55,8 @@ def esc(text: str) -> str:
 
 
 def variant(rules: Rules) -> None:
+    from rich.table import Table as RichTable
+
     console.print(f"[bold]{esc(rules.title)}[/] ({esc(rules.name)}): {esc(rules.description)}")
     grid = RichTable(title="Stake table (chips per opponent)")
     for column in ("bid", "tricks", "made: wins", "failed: pays", "notes"):
@@ -90,7 +91,9 @@ def variant(rules: Rules) -> None:
 # --- sessions and scoreboards ---------------------------------------------------
 
 
-def scoreboard(t: Scoreboard, footer: bool = True) -> None:
+def scoreboard(t: Scoreboard, footer: bool = True, above: Sequence[str] = ()) -> None:
+    """The scoreboard, below the lines `above` (markup): all in one print, as a deal in
+    `play` prints, since each print asks the terminal its size again."""
     currency = t.session.currency
     title = f"{t.session.name} · {t.rules.title} · {t.hands} deal{'' if t.hands == 1 else 's'}"
     from napledger.cli.grid import Grid
@@ -112,11 +115,13 @@ def scoreboard(t: Scoreboard, footer: bool = True) -> None:
         )
     if t.pot or t.rules.has_pot:
         grid.add_row("[italic]pot[/]", str(t.pot), chips_money(t.pot, t.chip_value, currency))
-    grid.print(console)  # drawn as Rich would, without its cost in every deal of `play`
+    below = []
     if t.next_dealer:
-        console.print(f"Next to deal: [bold]{esc(t.next_dealer)}[/]")
+        below.append(f"Next to deal: [bold]{esc(t.next_dealer)}[/]")
     elif t.session.closed_at and footer:
-        console.print(f"Closed; pot: {t.session.pot_to}.")
+        below.append(f"Closed; pot: {t.session.pot_to}.")
+    # The grid is drawn as Rich would draw it, without its cost in every deal of `play`.
+    console.print(*above, grid.renderable(console), *below, sep="\n")
 
 
 def started(t: Scoreboard) -> None:
@@ -127,6 +132,8 @@ def started(t: Scoreboard) -> None:
 
 
 def session_list(tables: Sequence[Scoreboard], current: int | None) -> None:
+    from rich.table import Table as RichTable
+
     if not tables:
         console.print("No sessions yet: start one with `napledger new NAME --players A,B,C`.")
         return
@@ -184,24 +191,19 @@ def payments(changes: Mapping[str, int], players: Sequence[str]) -> str:
 
 def after_deal(done: DealResult) -> None:
     t = done.scoreboard
-    console.print(deal_line(t.rules, done.number, done.deal))
-    console.print("  " + payments(done.changes, t.players))
-    scoreboard(t)
+    said = deal_line(t.rules, done.number, done.deal), "  " + payments(done.changes, t.players)
+    scoreboard(t, above=said)
 
 
 def amended(done: DealResult) -> None:
     """The corrected deal as `hands` lists it (N.2 is deal N's second version)."""
     t, number = done.scoreboard, done.number
-    console.print(
-        f"Amended: {deal_line(t.rules, number, done.deal)} (now {number}.{done.revision})"
-    )
-    console.print("  " + payments(done.changes, t.players))
-    scoreboard(t)
+    said = f"Amended: {deal_line(t.rules, number, done.deal)} (now {number}.{done.revision})"
+    scoreboard(t, above=(said, "  " + payments(done.changes, t.players)))
 
 
 def changed(t: Scoreboard, message: str) -> None:
-    console.print(message)
-    scoreboard(t)
+    scoreboard(t, above=(message,))
 
 
 def close_question(plan: ClosePlan) -> str:
@@ -305,6 +307,8 @@ def hand_list(history: History) -> None:
 
 def settlement(done: Settlement) -> None:
     """Each party's net beside the payments that square it, so anyone can check the sums."""
+    from rich.table import Table as RichTable
+
     rows, net, plan, currency = done.sessions, done.net, done.payments, done.currency
 
     def cash(amount: Decimal | int) -> str:

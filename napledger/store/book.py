@@ -11,9 +11,12 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from decimal import Decimal
+from functools import cache
+from typing import Any
 
-from sqlalchemy import Integer, cast, delete, func, insert, select, update
+from sqlalchemy import Integer, Select, bindparam, cast, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.sql.elements import BindParameter
 from sqlmodel import Session
 
 from napledger.core.errors import NapError
@@ -29,17 +32,13 @@ from napledger.core.rules.model import fold
 from napledger.core.rules.scoring import close_transfers
 from napledger.core.seating import RosterChange, next_dealer
 from napledger.store.db import duplicate_key, upsert
-from napledger.store.models import (
-    CloseRow,
-    DealRevision,
-    Entry,
-    Meta,
-    Player,
-    RosterRow,
-    SessionRow,
-    now,
-)
-from napledger.store.models import balances as balances_table
+from napledger.store.models import DealRevision, SessionRow, now
+from napledger.store.models import balances as BALANCES
+from napledger.store.models import closes as CLOSES
+from napledger.store.models import entries as ENTRIES
+from napledger.store.models import meta as META
+from napledger.store.models import players as PLAYERS
+from napledger.store.models import roster as ROSTER
 from napledger.store.views import ClosePlan, CloseRecord, Scoreboard, SessionInfo
 
 __all__ = ["Book", "cached_rules", "deal_from_json", "deal_to_json", "whole_number"]
@@ -49,16 +48,39 @@ MAX_ID = 2**63 - 1  # the largest id or deal number a database column holds
 # Columns for queries: typed as SQL expressions, where the model attributes read as plain values.
 S = SessionRow.__table__.c  # type: ignore[attr-defined]
 D = DealRevision.__table__.c  # type: ignore[attr-defined]
-E = Entry.__table__.c  # type: ignore[attr-defined]
-P = Player.__table__.c  # type: ignore[attr-defined]
-R = RosterRow.__table__.c  # type: ignore[attr-defined]
-M = Meta.__table__.c  # type: ignore[attr-defined]
-C = CloseRow.__table__.c  # type: ignore[attr-defined]
-B = balances_table.c
-# Rows are written through the tables themselves: an ORM entity's bulk insert costs a deal
-# about half a millisecond more, for nothing the book uses.
+E = ENTRIES.c
+P = PLAYERS.c
+R = ROSTER.c
+M = META.c
+C = CLOSES.c
+B = BALANCES.c
+# Deals are written through their table, not the model class: an ORM entity's bulk insert
+# costs a deal about half a millisecond more, for nothing the book uses.
 DEALS = DealRevision.__table__  # type: ignore[attr-defined]
-ENTRIES = Entry.__table__  # type: ignore[attr-defined]
+
+# What every deal runs, built once with its values bound at each run: a statement built
+# afresh costs more to put together than to execute, and one kept computes its cache key
+# (for SQLAlchemy's compiled cache) once.
+SESSION: BindParameter[int] = bindparam("session")
+CURRENT_ROW = select(SessionRow).where(
+    S.id == cast(select(M.value).where(M.key == CURRENT).scalar_subquery(), Integer)
+)
+ROW_BY_ID = select(SessionRow).where(S.id == bindparam("id"))
+ROW_BY_KEY = select(SessionRow).where(S.key == bindparam("key"))
+TOTALS = select(B.account, B.chips).where(B.session_id == SESSION)
+LATEST = (
+    select(
+        D.number,
+        D.status,
+        D.record_json,
+        select(func.count()).where(D.session_id == SESSION, D.status == "voided").scalar_subquery(),
+    )
+    .where(D.session_id == SESSION)
+    .order_by(D.number.desc(), D.revision.desc())
+    .limit(1)
+)
+NEW_DEAL = insert(DEALS).returning(D.id)
+NEW_ENTRIES = insert(ENTRIES)
 
 
 def whole_number(text: str) -> int | None:
@@ -115,7 +137,7 @@ class Book:
         return self._current
 
     def set_current(self, row: SessionRow) -> None:
-        upsert(self.db, Meta, {"key": CURRENT, "value": str(row.id)}, ["key"], ["value"])
+        upsert(self.db, META, {"key": CURRENT, "value": str(row.id)}, ["key"], ["value"])
         self._current = row.id
 
     def find(self, ref: str | None, lock: bool = False) -> SessionRow:
@@ -127,18 +149,16 @@ class Book:
             number = self._keys.get(fold(ref))
         if number in self._rows and (number in self._locked or not lock):
             return self._rows[number]
-        query = select(SessionRow)
+        values: dict[str, object] = {"key": fold(ref or "")}
+        query = ROW_BY_KEY
         if ref is None and number is None:
             # The current session's row in one query (the usual case), its id from meta.
-            current = select(M.value).where(M.key == CURRENT).scalar_subquery()
-            query = query.where(S.id == cast(current, Integer))
+            query, values = CURRENT_ROW, {}
         elif ref is not None and whole_number(ref) is not None:
-            query = query.where(S.id == whole_number(ref))
-        else:
-            query = query.where(S.key == fold(ref or ""))
+            query, values = ROW_BY_ID, {"id": whole_number(ref)}
         if lock:
-            query = query.with_for_update()
-        row = self.db.execute(query).scalars().first()
+            query = locked(query)
+        row = self.db.execute(query, values).scalars().first()
         if row is None:
             if ref is None and self.current_id() is None:
                 raise NapError(
@@ -248,7 +268,7 @@ class Book:
         return seating
 
     def _person(self, name: str) -> str:
-        upsert(self.db, Player, {"name": name, "key": fold(name)}, ["key"])
+        upsert(self.db, PLAYERS, {"name": name, "key": fold(name)}, ["key"])
         return str(self.db.execute(select(P.name).where(P.key == fold(name))).scalar_one())
 
     # --- reading state --------------------------------------------------------
@@ -276,8 +296,8 @@ class Book:
         the balances the database keeps beside the entries, a row per account."""
         kept = self._totals_kept.get(row.id or 0)
         if kept is None:
-            query = select(B.account, B.chips).where(B.session_id == row.id)
-            kept = {account: int(chips) for account, chips in self.db.execute(query).all()}
+            found = self.db.execute(TOTALS, {"session": row.id}).all()
+            kept = {account: int(chips) for account, chips in found}
             self._totals_kept[row.id or 0] = kept
         return kept
 
@@ -286,17 +306,7 @@ class Book:
         known = self._latest.get(row.id or 0)
         if known is not None:
             return known
-        voided = (
-            select(func.count())
-            .where(D.session_id == row.id, D.status == "voided")
-            .scalar_subquery()
-        )
-        top = self.db.execute(
-            select(D.number, D.status, D.record_json, voided)
-            .where(D.session_id == row.id)
-            .order_by(D.number.desc(), D.revision.desc())
-            .limit(1)
-        ).first()
+        top = self.db.execute(LATEST, {"session": row.id}).first()
         if top is None:
             known = Latest(0, None, 0)
         else:
@@ -402,17 +412,16 @@ class Book:
         changes = postings(transfers)
         number = latest.number + 1
         deal_id = self.db.execute(
-            insert(DEALS)
-            .values(
-                session_id=row.id,
-                number=number,
-                revision=1,
-                status="live",
-                record_json=deal_to_json(deal),
-                pot_after=pot + changes.get(POT, 0),
-                recorded_at=now(),
-            )
-            .returning(D.id)
+            NEW_DEAL,
+            {
+                "session_id": row.id,
+                "number": number,
+                "revision": 1,
+                "status": "live",
+                "record_json": deal_to_json(deal),
+                "pot_after": pot + changes.get(POT, 0),
+                "recorded_at": now(),
+            },
         ).scalar_one()
         self._post(row, deal_id, transfers)
         self._latest[row.id or 0] = Latest(number, deal, latest.voided)
@@ -427,7 +436,7 @@ class Book:
             if chips
         ]
         if rows:
-            self.db.execute(insert(ENTRIES), rows)
+            self.db.execute(NEW_ENTRIES, rows)
 
     def deal(self, row: SessionRow, number: int) -> DealRevision:
         found = (
@@ -529,7 +538,7 @@ class Book:
         # Voided and replaced deals keep no entries; live ones keep exactly their postings.
         stale = [deal_id for deal_id, entries in stored.items() if fresh.get(deal_id) != entries]
         if stale:
-            self.db.execute(delete(Entry).where(E.deal_id.in_(stale)))
+            self.db.execute(delete(ENTRIES).where(E.deal_id.in_(stale)))
         rows = [
             {"session_id": row.id, "deal_id": deal_id, "account": account, "chips": chips}
             for deal_id, entries in fresh.items()
@@ -586,7 +595,7 @@ class Book:
         return player
 
     def _roster(self, row: SessionRow, changes: Iterable[RosterChange]) -> None:
-        self.db.execute(insert(RosterRow), [{"session_id": row.id, **asdict(c)} for c in changes])
+        self.db.execute(insert(ROSTER), [{"session_id": row.id, **asdict(c)} for c in changes])
 
     def roster(self, row: SessionRow) -> list[RosterChange]:
         """Every change to who sits, in the order they were made."""
@@ -644,9 +653,9 @@ class Book:
         self._post(row, None, plan.transfers)
         row.pot_to = plan.pot_to
         row.closed_at = now()
-        self.db.add(
-            CloseRow(
-                session_id=row.id,  # type: ignore[arg-type]  # flushed rows have ids
+        self.db.execute(
+            insert(CLOSES).values(
+                session_id=row.id,
                 pot_to=plan.pot_to,
                 pot=plan.pot,
                 shares_json=json.dumps(
@@ -677,9 +686,9 @@ class Book:
                 f"the pot of {row.name!r} was carried into {taken[0]!r}, so it cannot be reopened"
             )
         self._forget(row)
-        self.db.execute(delete(Entry).where(E.session_id == row.id, E.deal_id.is_(None)))
+        self.db.execute(delete(ENTRIES).where(E.session_id == row.id, E.deal_id.is_(None)))
         self.db.execute(
-            update(CloseRow)
+            update(CLOSES)
             .where(C.session_id == row.id, C.status == "live")
             .values(status="voided", reopened_at=now())
         )
@@ -696,6 +705,12 @@ def balances_after(totals: dict[str, int], changes: dict[str, int]) -> dict[str,
         if chips:
             after[account] = after.get(account, 0) + chips
     return after
+
+
+@cache
+def locked(query: Select[Any]) -> Select[Any]:
+    """`query` reading its rows for update (kept, as the query is)."""
+    return query.with_for_update()
 
 
 def still_open(row: SessionRow) -> SessionRow:

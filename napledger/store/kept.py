@@ -20,12 +20,12 @@ from napledger.core.history import DealRecord, ScoredDeal, score_history
 from napledger.core.ledger import POT, balances
 from napledger.store.api import SessionAPI, settlement
 from napledger.store.book import Book
-from napledger.store.models import DealRevision, Entry, SessionRow
+from napledger.store.models import DealRevision, SessionRow, entries
 from napledger.store.views import History, Settlement
 from napledger.store.watch import fingerprint
 
 D = DealRevision.__table__.c  # type: ignore[attr-defined]
-E = Entry.__table__.c  # type: ignore[attr-defined]
+E = entries.c
 
 
 class KeptHistory:

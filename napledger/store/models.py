@@ -8,26 +8,11 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from sqlalchemy import Column, ForeignKey, Index, Integer, String, Table, UniqueConstraint, text
-from sqlmodel import Field, SQLModel
+from sqlmodel import AutoString, Field, SQLModel, UTCDateTime
 
 
 def now() -> datetime:
     return datetime.now(UTC)
-
-
-class Meta(SQLModel, table=True):
-    __tablename__ = "meta"
-    key: str = Field(primary_key=True)
-    value: str
-
-
-class Player(SQLModel, table=True):
-    """Everyone who has ever sat, so that `ann` in March is `Ann` from January."""
-
-    __tablename__ = "players"
-    id: int | None = Field(default=None, primary_key=True)
-    name: str
-    key: str = Field(unique=True)  # the folded name
 
 
 class SessionRow(SQLModel, table=True):
@@ -76,51 +61,73 @@ class DealRevision(SQLModel, table=True):
     recorded_at: datetime = Field(default_factory=now)
 
 
-class Entry(SQLModel, table=True):
-    """One account's net chips in one deal (or in the close, when deal_id is null)."""
+# The tables nothing builds objects of are plain tables beside the two model classes:
+# the book reads and writes them by column, and each model class costs a one-shot command
+# (`hand`, `table`) a few milliseconds to build as it starts (issue #23). They are on
+# SQLModel's metadata with the types SQLModel would give them, so the migrations build
+# exactly these (tests/store/test_schema.py compares the two).
 
-    __tablename__ = "entries"
+meta = Table(
+    "meta",
+    SQLModel.metadata,
+    Column("key", AutoString, primary_key=True),
+    Column("value", AutoString, nullable=False),
+)
+
+# Everyone who has ever sat, so that `ann` in March is `Ann` from January.
+players = Table(
+    "players",
+    SQLModel.metadata,
+    Column("id", Integer, primary_key=True),
+    Column("name", AutoString, nullable=False),
+    Column("key", AutoString, nullable=False, unique=True),  # the folded name
+)
+
+# One account's net chips in one deal (or in the close, when deal_id is null).
+entries = Table(
+    "entries",
+    SQLModel.metadata,
+    Column("id", Integer, primary_key=True),
+    Column("session_id", Integer, ForeignKey("sessions.id"), nullable=False),
+    Column("deal_id", Integer, ForeignKey("deals.id"), nullable=True, index=True),
+    Column("account", AutoString, nullable=False),
+    Column("chips", Integer, nullable=False),
     # Covers the session's totals (migration 0006): chips are read from the index.
-    __table_args__ = (Index("ix_entries_session_account_chips", "session_id", "account", "chips"),)
-    id: int | None = Field(default=None, primary_key=True)
-    session_id: int = Field(foreign_key="sessions.id")
-    deal_id: int | None = Field(default=None, foreign_key="deals.id", index=True)
-    account: str
-    chips: int
+    Index("ix_entries_session_account_chips", "session_id", "account", "chips"),
+)
 
+# One change to who sits: the record of the seating, as deal records are of the money.
+roster = Table(
+    "roster",
+    SQLModel.metadata,
+    Column("id", Integer, primary_key=True),
+    Column("session_id", Integer, ForeignKey("sessions.id"), nullable=False, index=True),
+    Column("from_deal", Integer, nullable=False),  # in force from this deal number on
+    Column("kind", AutoString, nullable=False),  # seat (the opening seating), join or leave
+    Column("player", AutoString, nullable=False),
+    # The place in the clockwise order taken (seat, join) or left (leave).
+    Column("seat", Integer, nullable=False),
+    Column("recorded_at", UTCDateTime, nullable=False, default=now),
+)
 
-class RosterRow(SQLModel, table=True):
-    """One change to who sits: the record of the seating, as deal records are of the money."""
-
-    __tablename__ = "roster"
-    id: int | None = Field(default=None, primary_key=True)
-    session_id: int = Field(foreign_key="sessions.id", index=True)
-    from_deal: int  # in force from this deal number on
-    kind: str  # seat (the opening seating), join or leave
-    player: str
-    seat: int  # the place in the clockwise order taken (seat, join) or left (leave)
-    recorded_at: datetime = Field(default_factory=now)
-
-
-class CloseRow(SQLModel, table=True):
-    """One close of a session; a reopened one stays, voided, with the shares it had paid."""
-
-    __tablename__ = "closes"
-    id: int | None = Field(default=None, primary_key=True)
-    session_id: int = Field(foreign_key="sessions.id", index=True)
-    pot_to: str  # split, carry or a player
-    pot: int  # chips in the pot at the close
-    # The close's postings: the chips it moved into (+) or out of (-) each
-    # account, the pot's included (not what each account held at the close).
-    shares_json: str
-    status: str = "live"  # live, or voided by `reopen`
-    closed_at: datetime = Field(default_factory=now)
-    reopened_at: datetime | None = None
-
+# One close of a session; a reopened one stays, voided, with the shares it had paid.
+closes = Table(
+    "closes",
+    SQLModel.metadata,
+    Column("id", Integer, primary_key=True),
+    Column("session_id", Integer, ForeignKey("sessions.id"), nullable=False, index=True),
+    Column("pot_to", AutoString, nullable=False),  # split, carry or a player
+    Column("pot", Integer, nullable=False),  # chips in the pot at the close
+    # The close's postings: the chips it moved into (+) or out of (-) each account, the
+    # pot's included (not what each account held at the close).
+    Column("shares_json", AutoString, nullable=False),
+    Column("status", AutoString, nullable=False, default="live"),  # or voided by `reopen`
+    Column("closed_at", UTCDateTime, nullable=False, default=now),
+    Column("reopened_at", UTCDateTime, nullable=True),
+)
 
 # Each account's chips in one session: the sum of its entries, kept by the database's
-# triggers (migration 0007), never written by napledger itself. A plain table, not a
-# model class: nothing builds rows of it, and a command starts faster without one more.
+# triggers (migration 0007), never written by napledger itself.
 balances = Table(
     "balances",
     SQLModel.metadata,

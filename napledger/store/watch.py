@@ -21,7 +21,7 @@ from sqlmodel import Session
 
 from napledger.core.errors import NapError
 from napledger.store.db import CHANGES_CHANNEL, sqlite_path
-from napledger.store.models import DealRevision, RosterRow, SessionRow
+from napledger.store.models import DealRevision, SessionRow, roster
 
 if TYPE_CHECKING:
     import psycopg
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from napledger.store.api import Database
 
 D = DealRevision.__table__.c  # type: ignore[attr-defined]
-R = RosterRow.__table__.c  # type: ignore[attr-defined]
+R = roster.c
 S = SessionRow.__table__.c  # type: ignore[attr-defined]
 
 

@@ -13,6 +13,7 @@ import random
 import pytest
 from rich.cells import cell_len
 from rich.console import Console
+from rich.segment import Segments
 
 from napledger.cli.grid import Grid
 
@@ -106,7 +107,10 @@ def test_a_long_history_too_wide_for_the_terminal_folds_its_payments_whole():
         grid.add_row(str(number), "Ann", "Ann nap", "made (5 tricks)", paid, "0")
     console = Console(file=io.StringIO(), width=70, no_color=True, highlight=False)
     assert not grid.draw(console)  # Rich would fold them: not the exact case
-    assert grid.draw_folded(console)
+    folded = grid.drawn(console, fold=True)
+    assert folded is not None
+    assert isinstance(grid.renderable(console, long=200), Segments)  # not Rich's, past 200 rows
+    console.print(folded)
     lines = console.file.getvalue().splitlines()  # type: ignore[attr-defined]
     assert all(cell_len(line) == 70 for line in lines[1:])
     payments = " ".join(line.split("│")[5] for line in lines if line.startswith("│"))

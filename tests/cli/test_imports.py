@@ -64,3 +64,12 @@ def test_no_private_typer_module_is_imported():
     assert sources
     for path in sources:
         assert "typer._" not in path.read_text(encoding="utf-8"), path
+
+
+def test_an_export_into_a_file_loads_no_rich(nap, tmp_path):
+    # Its peak memory is the export's measure (issue #22): Rich's console is loaded only
+    # to draw a progress bar on a terminal.
+    nap("new fri --players A,B,C")
+    modules = loaded("export", "-o", str(tmp_path / "fri.xlsx"))
+    assert "openpyxl" in modules
+    assert "rich" not in modules
