@@ -54,7 +54,7 @@ HEADERS = [
     (b"referrer-policy", b"same-origin"),  # the keeper's link holds the secret: never sent away
     (b"x-frame-options", b"DENY"),
 ]
-ACTIONS = ("hand", "pass", "undo", "amend", "join", "leave")
+ACTIONS = ("hand", "pass", "undo", "amend", "void", "join", "leave")
 
 
 class SecurityHeaders:
@@ -388,8 +388,14 @@ def create_app(
         key: Annotated[str, Depends(keeper_page)],
         said: Annotated[str | None, Query(max_length=300)] = None,
         sig: Annotated[str | None, Query(max_length=100)] = None,
+        amend: Annotated[str | None, Query(max_length=20)] = None,
     ) -> Response:
-        return show(request, session, key=key, said=said if said_here(session, said, sig) else None)
+        said = said if said_here(session, said, sig) else None
+        try:
+            fixing = counted(amend, "the deal number")
+        except NapError as error:
+            return show(request, session, 400, key=key, error=one_line(error))
+        return show(request, session, key=key, said=said, fixing=fixing)
 
     @app.get("/s/{session}/workbook")
     def download(session: int, _key: Annotated[str, Depends(keeper_page)]) -> Response:
@@ -406,11 +412,17 @@ def create_app(
 
     @app.get("/s/{session}/keep/controls", response_class=HTMLResponse)
     def keeper_controls(
-        request: Request, session: int, key: Annotated[str, Depends(keeper_page)]
+        request: Request,
+        session: int,
+        key: Annotated[str, Depends(keeper_page)],
+        amend: Annotated[str | None, Query(max_length=20)] = None,
     ) -> Response:
-        """The keeper's controls as they are now: the page swaps them in after a change."""
+        """The keeper's controls as they are now: the page swaps them in after a change
+        (the form of the deal being amended, while one is)."""
         board = calls.board(database, session, kept=kept_for(session))
-        return page(request, "controls.html", board=board, key=key)
+        number = counted(amend, "the deal number")
+        fixing = calls.amending(database, session, number) if number is not None else None
+        return page(request, "controls.html", board=board, key=key, fixing=fixing)
 
     def show(
         request: Request,
@@ -420,9 +432,17 @@ def create_app(
         said: str | None = None,
         error: str | None = None,
         typed: Mapping[str, Any] | None = None,
+        fixing: int | None = None,
     ) -> Response:
-        """The session's page; after a refused deal, `typed` keeps what was tapped."""
+        """The session's page; after a refused deal, `typed` keeps what was tapped; with
+        `fixing`, the keeper's form is that deal's, to amend or void it."""
         board = calls.board(database, session, kept=kept_for(session))
+        amending = None
+        if fixing is not None and key is not None and not board.closed:
+            try:
+                amending = calls.amending(database, session, fixing)
+            except NapError as refused:  # no such deal, or voided: said beside the form
+                error = error or one_line(refused)
         return page(
             request,
             "session.html",
@@ -433,6 +453,7 @@ def create_app(
             said=said,
             error=error,
             typed=typed or {},
+            fixing=amending,
         )
 
     async def existing(session: int) -> int:
@@ -534,6 +555,8 @@ def create_app(
         peep: Annotated[list[str] | None, Form(max_length=200)] = None,
         buyer: Annotated[list[str] | None, Form(max_length=200)] = None,
         buy: Annotated[list[str] | None, Form(max_length=20)] = None,
+        bidder_bought: Annotated[str | None, Form(max_length=20)] = None,
+        whole: Annotated[str | None, Form(max_length=1)] = None,
         note: Annotated[str | None, Form(max_length=300)] = None,
         number: Annotated[str | None, Form(max_length=20)] = None,
         revision: Annotated[str | None, Form(max_length=20)] = None,
@@ -553,13 +576,23 @@ def create_app(
             peeps=tuple(peep) if peep else None,  # none ticked: as if --peep was not typed
             note=blank(note),
         )
+        # A correction's whole form (a deal picked to amend): what is not ticked is not
+        # there, as `amend N --no-peeps --no-buys --note ""` would say.
+        amending_all = action == "amend" and whole == "1"
+        fixing: int | None = None  # the deal whose form comes back after a refusal
         try:
-            options = replace(options, **numbers(tricks, buyer, buy))
+            given = numbers(tricks, buyer, buy, blank(by), bidder_bought)
+            options = replace(options, **given)
+            if amending_all:
+                options = replace(
+                    options, no_peeps=not peep, no_buys="buys" not in given, note=note or ""
+                )
             shown = Shown(
                 counted(next_deal, "the next deal's number"),
                 counted(number, "the deal number"),
                 counted(revision, "the deal's version"),
             )
+            fixing = shown.number if amending_all else None
             said = do(action, session, options, shown, player, blank(after))
             hub.written(session)  # its pages follow now, not when the change is heard
         except NapError as error:
@@ -568,8 +601,9 @@ def create_app(
             typed: dict[str, Any] = {"bid": bid, "by": by, "result": result, "tricks": tricks}
             typed |= {"revoke": revoke, "peep": peep or [], "note": note or ""}
             typed["buys"] = dict(zip(buyer or (), buy or (), strict=False))
+            typed["bidder_bought"] = bidder_bought or ""
             try:
-                return show(request, session, 400, key=key, error=line, typed=typed)
+                return show(request, session, 400, key=key, error=line, typed=typed, fixing=fixing)
             except NapError:  # the board cannot be read either (the file has gone)
                 return page(request, "message.html", 400, title="Not saved", message=line)
         return told(session, key, said)
@@ -588,6 +622,10 @@ def create_app(
             return calls.record(database, session, options, shown.next_deal)
         if action == "pass":
             return calls.pass_deal(database, session, options, shown.next_deal)
+        if action == "void":
+            # The deal picked, at the version its form showed.
+            number = shown.number if shown.number is not None else whole("", "the deal number")
+            return calls.void(database, session, number, shown.revision)
         if action == "undo":
             # The deal the button named, not whatever is last by now.
             return calls.undo(database, session, shown.number, shown.revision)
@@ -620,11 +658,16 @@ def counted(value: str | None, what: str) -> int | None:
 
 
 def numbers(
-    tricks: str | None, buyers: list[str] | None, counts: list[str] | None
+    tricks: str | None,
+    buyers: list[str] | None,
+    counts: list[str] | None,
+    bidder: str | None = None,
+    bidder_bought: str | None = None,
 ) -> dict[str, Any]:
     """The form's counts, read as the CLI reads --tricks and --buy, named in the page's words.
 
-    A box left empty is a count not given; any number typed is the core's to judge.
+    A box left empty is a count not given; any number typed is the core's to judge. Where
+    only the bidder buys, the form has one box, the bidder's: `bidder_bought`.
     """
     given: dict[str, Any] = {}
     if tricks is not None and tricks.strip():
@@ -634,6 +677,10 @@ def numbers(
         for who, count in zip(buyers or (), counts or (), strict=False)
         if count.strip()
     )
+    if bidder_bought is not None and bidder_bought.strip():
+        if bidder is None:
+            raise NapError("say who bid")  # the bidder's purchase needs the bidder
+        bought += (f"{bidder}={whole(bidder_bought, 'cards bought by the bidder')}",)
     if bought:
         given["buys"] = bought
     return given

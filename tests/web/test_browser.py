@@ -254,3 +254,16 @@ def test_a_long_name_without_spaces_wraps_on_the_phone(page, live_server, nap):
         assert width == PHONE["width"], url  # the join/leave lists and payments shrink too
         no_sideways_scroll(page)
     assert page.problems == []
+
+
+def test_the_keepers_page_leads_with_the_state_of_the_table(page, live_server, nap):
+    # Six seated in classic: the dealer sits out (docs/rules.md), said before any bid.
+    nap("new six --players Ann,Ben,Cat,Dan,Eve,Fay")
+    page.goto(live_server.keeper(1))
+    upcoming = page.locator("#upcoming")
+    assert upcoming.inner_text() == "Deal 1 · Ann deals and sits out: no cards, no bid"
+    top = upcoming.bounding_box()
+    assert top is not None and top["y"] + top["height"] < 200  # on the first screen
+    first_field = page.locator("#deal fieldset").first.bounding_box()
+    assert first_field is not None and first_field["y"] > top["y"]  # then the deal
+    assert page.problems == []
