@@ -31,6 +31,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from napledger.core.errors import NapError
 from napledger.core.numbers import whole
 from napledger.core.options import DealOptions
+from napledger.core.rules import Rules
 from napledger.store.api import Database
 from napledger.store.kept import KeptHistory
 from napledger.store.watch import changes
@@ -85,10 +86,12 @@ def create_app(
     secret: str,
     hosts: Sequence[str] | None = None,
     wrong_keys: WrongKeys | None = None,
+    house: Mapping[str, Rules] | None = None,
 ) -> FastAPI:
     """The server over database `db`; `secret` is what every key is derived from
     (`napledger.web.keys`); `hosts`, when given, the only names the server answers to
-    (any in tests); `wrong_keys` counts and slows wrong keys (a fresh count by default)."""
+    (any in tests); `wrong_keys` counts and slows wrong keys (a fresh count by default);
+    `house` the house-rule files serve was given, read at start, by their game's name."""
     # One database for the server's life: its engines are kept, not reopened per request.
     database = Database(db)
     env = Environment(
@@ -315,7 +318,7 @@ def create_app(
         error: str | None = None,
     ) -> Response:
         """The organiser's form for a new session, with what was typed kept after a refusal."""
-        games = calls.games()
+        games = calls.games(house)
         chosen = next((g for g in games if g.name == game), games[0])
         try:
             closed = [s for s in calls.sessions(database) if s.closed]
@@ -356,6 +359,7 @@ def create_app(
                     currency=typed.get("currency", ""),
                     dealer=typed.get("dealer", ""),
                     carry_from=typed.get("carry_from", ""),
+                    house=house,
                 )
             )
         except NapError as error:

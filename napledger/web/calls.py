@@ -8,7 +8,7 @@ the templates.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from itertools import islice
@@ -393,30 +393,53 @@ class Setting:
 
 @dataclass(frozen=True)
 class Game:
-    """A preset, with the settings it has (those it lacks are not offered)."""
+    """A preset or a house-rule file serve was given, with the settings it has (those it
+    lacks are not offered)."""
 
     name: str
     title: str
     settings: tuple[Setting, ...]
+    house: bool = False  # from a rule file, not a preset
 
 
-def games() -> list[Game]:
+def house_rules(paths: Sequence[str]) -> dict[str, Rules]:
+    """The rule files `serve --rules` names, read once at start, by the game's own name:
+    the page chooses among them by name and never names a file for the server to read."""
+    from napledger.core.errors import NapError
+    from napledger.core.rules import list_presets, load_rules
+
+    found: dict[str, Rules] = {}
+    for path in paths:
+        rules = load_rules(path if path.endswith(".toml") or "/" in path else f"./{path}")
+        if rules.name in list_presets() or rules.name in found:
+            taken = "a preset's" if rules.name in list_presets() else "another file's"
+            raise NapError(
+                f"rule file {path} names its game {rules.name!r}, which is {taken} name; "
+                "give it a name of its own (name = ...)"
+            )
+        found[rules.name] = rules
+    return found
+
+
+def games(house: Mapping[str, Rules] | None = None) -> list[Game]:
     from napledger.core.rules import list_presets, load_preset
     from napledger.core.rules.load import rules_to_dict, setting_text
 
+    every = [(load_preset(name), False) for name in list_presets()]
+    every += [(rules, True) for rules in (house or {}).values()]
     found = []
-    for name in list_presets():
-        rules = load_preset(name)
+    for rules, from_file in every:
         settings = rules_to_dict(rules)["settings"]
         found.append(
             Game(
-                name=name,
+                name=rules.name,
                 title=rules.title,
                 settings=tuple(
                     Setting(key, setting_text(value))
                     for key, value in sorted(settings.items())
                     if rules.why_absent(key) is None
                 ),
+                house=from_file,
             )
         )
     return found
@@ -438,6 +461,7 @@ def new_session(
     currency: str,
     dealer: str,
     carry_from: str,
+    house: Mapping[str, Rules] | None = None,
 ) -> Started:
     """What `new NAME --players … --variant GAME --rule K=V … --chip … --currency …
     --dealer … --carry-from …` does, from the organiser's form (a box left empty is an
@@ -448,11 +472,17 @@ def new_session(
     from napledger.core.rules.load import with_overrides
     from napledger.store.messages import started
 
-    # Only a preset by name: a page must never make the server read a file it names.
-    if game not in list_presets():
-        raise NapError(f"no game {game!r}: choose one of {', '.join(list_presets())}")
-    rules = load_preset(game)
-    offered = {s.key: s.value for g in games() if g.name == game for s in g.settings}
+    # A preset or a rule file serve read at start, by name: a page must never make the
+    # server read a file it names.
+    house = house or {}
+    if game in house:
+        rules = house[game]
+    elif game in list_presets():
+        rules = load_preset(game)
+    else:
+        known = ", ".join([*list_presets(), *house])
+        raise NapError(f"no game {game!r}: choose one of {known}")
+    offered = {s.key: s.value for g in games(house) if g.name == game for s in g.settings}
     changed = [
         f"{key}={value.strip()}"
         for key, value in settings.items()

@@ -6,6 +6,7 @@ import ipaddress
 import secrets
 import socket
 import sys
+from collections.abc import Sequence
 from types import FrameType
 from urllib.parse import quote
 
@@ -94,6 +95,7 @@ def serve(
     port: int,
     key: str | None,
     host: str | None = None,
+    rule_files: Sequence[str] = (),
 ) -> None:
     import uvicorn
 
@@ -101,6 +103,8 @@ def serve(
     from napledger.web import calls
     from napledger.web.app import create_app
 
+    # Read now, before anything listens: a bad file is one Error: line, not a broken form.
+    house = calls.house_rules(rule_files)
     key = key or secrets.token_urlsafe(16)
     if len(key) < 8:
         raise NapError("--key must be at least 8 characters: it is all that guards the ledger")
@@ -124,7 +128,7 @@ def serve(
     announce(viewers, keeper, organiser, lan)
     # Only our own names are answered: a site rebinding its name to this address (DNS
     # rebinding) cannot read the pages through the visitor's browser.
-    app = create_app(db, key, hosts=("127.0.0.1", "localhost", shown))
+    app = create_app(db, key, hosts=("127.0.0.1", "localhost", shown), house=house)
 
     class Server(uvicorn.Server):
         def handle_exit(self, sig: int, frame: FrameType | None) -> None:
