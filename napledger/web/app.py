@@ -77,6 +77,9 @@ class SecurityHeaders:
         await self.app(scope, receive, with_headers)
 
 
+# The watchers of the two lists of sessions, beside the sessions' own (whose ids start at 1).
+SESSIONS, ORGANISERS = 0, -1
+
 # The largest id a database holds; a bigger one in a request is nonsense, not a crash.
 MAX_ID = 2**63 - 1
 
@@ -103,7 +106,26 @@ def create_app(
     )
     templates = Jinja2Templates(env=env)
 
+    def listed(organising: bool) -> dict[str, Any]:
+        """The list of sessions as its fragment shows it (none yet: an empty list)."""
+        try:
+            sessions = calls.sessions(database)
+        except NapError:
+            sessions = []
+        keys = {s.id: session_key(secret, s.id) for s in sessions} if organising else {}
+        return {"sessions": sessions, "keys": keys}
+
+    def watch_list(organising: bool) -> Watch:
+        def render() -> tuple[str, int, Revisions]:
+            html = env.get_template("sessions.html").render(**listed(organising))
+            return html, 0, ()
+
+        # The list itself is its fingerprint: a few rows, one per session.
+        return Watch(lambda: tuple(listed(False)["sessions"]), render)
+
     def watch(session: int) -> Watch:
+        if session in (SESSIONS, ORGANISERS):  # the lists follow every session
+            return watch_list(session == ORGANISERS)
         kept = KeptHistory()  # the evening scored so far: each change scores only what is new
 
         def render() -> tuple[str, int, Revisions]:
@@ -284,14 +306,13 @@ def create_app(
     @app.get("/", response_class=HTMLResponse)
     def index(request: Request, organising: Annotated[bool, Depends(organiser)]) -> Response:
         try:
-            sessions = calls.sessions(database)
+            calls.sessions(database)
         except NapError as error:
             if not organising:
                 return page(request, "message.html", title="No sessions yet", message=str(error))
-            sessions = []  # no database yet: the organiser can start the first session
-        # The organiser's list links each session's scorekeeper page, with its own key.
-        keys = {s.id: session_key(secret, s.id) for s in sessions} if organising else {}
-        context: dict[str, Any] = {"sessions": sessions, "keys": keys}
+        # No database yet: the organiser can start the first session. The organiser's list
+        # links each session's scorekeeper page, with its own key.
+        context = listed(organising)
         if organising:
             context["key"] = organiser_key(secret)  # marks the page not to be cached
         return page(request, "index.html", **context)
@@ -365,6 +386,7 @@ def create_app(
         except NapError as error:
             line = one_line(error)
             return await to_thread.run_sync(lambda: starting(request, key, game, typed, line))
+        hub.written(done.id)  # the open lists of sessions show the new table now
         base = str(request.base_url).rstrip("/")
         viewers = f"{base}/s/{done.id}"
         keeper = f"{viewers}/keep?" + urlencode({"key": session_key(secret, done.id)})
@@ -459,6 +481,19 @@ def create_app(
             typed=typed or {},
             fixing=amending,
         )
+
+    @app.get("/events", response_class=EventSourceResponse)
+    async def list_events(
+        organising: Annotated[bool, Depends(organiser)],
+    ) -> AsyncIterator[ServerSentEvent]:
+        """The list of sessions after every change at any table: tonight's open tables
+        live (with their keepers' links, on the organiser's stream only)."""
+        async with hub.watching(ORGANISERS if organising else SESSIONS) as watch:
+            while not hub.stopping and watch.ended is None:
+                waiting = watch.changed
+                assert watch.snapshot is not None
+                yield ServerSentEvent(data={"deals": [], "html": watch.snapshot.html})
+                await waiting.wait()
 
     async def existing(session: int) -> int:
         """A session that exists, checked before a stream starts (then it is too late to 404)."""

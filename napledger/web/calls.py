@@ -153,6 +153,7 @@ class SessionItem:
     hands: int
     closed: bool
     current: bool
+    next_dealer: str | None = None  # None once closed
 
 
 # --- reading ----------------------------------------------------------------------
@@ -170,6 +171,7 @@ def sessions(database: Database) -> list[SessionItem]:
             hands=t.hands,
             closed=t.session.closed,
             current=t.session.id == current,
+            next_dealer=t.next_dealer,
         )
         for t in reversed(boards)
     ]

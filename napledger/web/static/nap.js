@@ -6,7 +6,8 @@
   var url = body.dataset.events;
   var board = document.getElementById("board");
   if (!url || !board || !window.EventSource) return;
-  var source = new EventSource(url + "?since=" + encodeURIComponent(body.dataset.since || ""));
+  var join = url.indexOf("?") < 0 ? "?" : "&"; // the organiser's list carries its key
+  var source = new EventSource(url + join + "since=" + encodeURIComponent(body.dataset.since || ""));
   var arrived = [];
   source.onmessage = function (event) {
     var data = JSON.parse(event.data);
