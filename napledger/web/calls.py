@@ -225,7 +225,8 @@ def board(
         next_dealer=t.next_dealer,
         deals=tuple(deals),
         series=chart_series(history, info.opening_pot),
-        steps=tuple(label for label, _, _ in spread(history.steps, CHART_STEPS)),
+        # Deal numbers along the bottom, as the workbook's chart: 3, not 3.2 once amended.
+        steps=tuple(label.split(".")[0] for label, _, _ in spread(history.steps, CHART_STEPS)),
         plan=tuple(
             Payment(p.payer, p.payee, f"{money_text(p.amount, settlement.places)} {unit}".strip())
             for p in settlement.payments

@@ -6,6 +6,8 @@ from __future__ import annotations
 import html
 import re
 
+from napledger.store.api import Database
+from napledger.web import calls
 from tests.web.conftest import KEY
 from tests.web.test_pages import error_line, post
 
@@ -56,6 +58,8 @@ def test_an_earlier_deal_is_picked_from_the_list_and_its_form_comes_filled_in(cl
         None,
     )
     assert [d["bid"] for d in deals[1:]] == ["nap", "misère"]  # later deals stay
+    with Database() as database:  # the chart names deal 1 by its number, as the workbook
+        assert calls.board(database, 1).steps == ("1", "2", "3")
 
 
 def test_a_refused_correction_keeps_the_deals_form_and_what_was_tapped(client, nap):

@@ -1,14 +1,13 @@
 """A real browser at a phone's size: Playwright driving the Chromium that Debian packages.
 
 No browser is ever downloaded: Playwright is pointed at /usr/bin/chromium, which `.ci/run`
-installs with apt when it is missing. Set NAPLEDGER_SCREENSHOTS=docs/screenshots to
-refresh the README's pictures.
+installs with apt when it is missing. The pictures these tests take are for looking at
+(their evening has a hostile name in it); the README's come from test_whole_evening.py.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -59,9 +58,7 @@ def page(browser) -> Iterator[object]:
 
 
 def shot(page, name: str, tmp_path: Path) -> None:
-    folder = Path(os.environ.get("NAPLEDGER_SCREENSHOTS") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
+    page.screenshot(path=str(tmp_path / f"{name}.png"), full_page=True)
 
 
 def no_sideways_scroll(page) -> None:
