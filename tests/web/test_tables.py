@@ -4,9 +4,12 @@ NAPLEDGER_TEST_POSTGRES is set (as in CI's second run), else on the SQLite file.
 
 from __future__ import annotations
 
+import httpx2
+
 from napledger.web.keys import organiser_key
 from tests.web import test_browser as shared
-from tests.web.conftest import SECRET
+from tests.web.conftest import SECRET, keeper_key
+from tests.web.test_live import events
 
 browser = shared.browser
 pytestmark = shared.pytestmark
@@ -72,3 +75,15 @@ def test_two_tables_at_once_with_two_keepers_and_a_live_list(browser, live_serve
     assert [d["bidder"] for d in nap.json("hands --json --session south")] == ["Ира"]
     for page in tabs.values():
         page.context.close()
+
+
+def test_only_the_organisers_list_stream_carries_the_keepers_links(live_server, nap):
+    nap("new north --players Ann,Ben,Cat")
+    url = f"{live_server.url}/events"
+    with httpx2.stream("GET", url, timeout=10) as stream:
+        first = next(events(stream))
+    assert 'data-session="1"' in first["html"] and "keep?key=" not in first["html"]
+    with httpx2.stream("GET", url, params={"key": organiser_key(SECRET)}, timeout=10) as stream:
+        first = next(events(stream))
+    assert f"/s/1/keep?key={keeper_key(1)}" in first["html"]
+    assert httpx2.get(url, params={"key": "guess-guess"}, timeout=10).status_code == 403
