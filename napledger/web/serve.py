@@ -74,11 +74,15 @@ def links(base: str, session: int | None, secret: str) -> tuple[str, str | None,
     return f"{base}/s/{session}", keeper, organiser
 
 
-def announce(viewers: str, keeper: str | None, organiser: str, lan: bool) -> None:
+def announce(
+    viewers: str, keeper: str | None, organiser: str, lan: bool, house: Sequence[str] = ()
+) -> None:
     print(f"Viewers (read-only):  {viewers}")
     if keeper is not None:
         print(f"Scorekeeper (secret): {keeper}")
     print(f"Organiser (secret):   {organiser}")
+    if house:  # what the organiser's form offers beside the presets
+        print(f"House rules:          {', '.join(house)}")
     if lan:
         import segno
 
@@ -125,7 +129,7 @@ def serve(
         shown = lan_address() if lan else "127.0.0.1"
     sock = listen(host, port)
     viewers, keeper, organiser = links(f"http://{shown}:{sock.getsockname()[1]}", sid, key)
-    announce(viewers, keeper, organiser, lan)
+    announce(viewers, keeper, organiser, lan, list(house))
     # Only our own names are answered: a site rebinding its name to this address (DNS
     # rebinding) cannot read the pages through the visitor's browser.
     app = create_app(db, key, hosts=("127.0.0.1", "localhost", shown), house=house)
