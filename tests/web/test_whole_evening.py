@@ -204,6 +204,15 @@ def test_a_whole_russian_evening_from_a_phone(phone, live_server, nap, tmp_path)
     assert said == "Deal 3 amended (now 3.2)."
     shown_deals = page.locator("#deals li").evaluate_all("(li) => li.map(l => l.dataset.deal)")
     assert shown_deals == ["10", "9", "8", "7", "6", "5", "4", "3.2"]
+    shown_paid = [
+        dict(
+            (who, int(chips))
+            for who, chips in (
+                span.rsplit(" ", 1) for span in li.locator(".paid span").all_inner_texts()
+            )
+        )
+        for li in page.locator("#deals li").all()
+    ]
     steps.shot("7-board", at="#board")
 
     # --- Close it with the box carried --------------------------------------------------
@@ -241,6 +250,11 @@ def test_a_whole_russian_evening_from_a_phone(phone, live_server, nap, tmp_path)
     live = [d for d in nap.json("hands --json") if d["status"] == "live"]
     assert [d["number"] for d in live] == list(range(1, 11))
     assert [d["revision"] for d in live][2] == 2  # deal 3, as amended
+    # Each deal the page listed paid what `hands` says it paid, the box's share included.
+    for paid, deal in zip(shown_paid, reversed(live), strict=False):
+        changes = {who: chips for who, chips in deal["changes"].items() if chips}
+        box_share = -sum(deal["changes"].values())
+        assert paid == changes | ({"pot": box_share} if box_share else {}), deal["number"]
     napoleons = [d["outcome"] for d in live if d["bid"] == "napoleon"]
     assert napoleons == ["made", "failed"]
     assert live[2]["buys"] == {"Оля": 1} and live[3]["bidder"] == "Борис"
