@@ -174,6 +174,7 @@ def test_a_whole_russian_evening_from_a_phone(phone, live_server, nap, tmp_path)
     said = record(page, ("Bid", "two"), ("Result", "made"))
     assert said == nap.fails("hand two --made") == "Error: say who bid"
     shared.refused(page, 400)
+    assert page.url == live_server.keeper(1)  # a reload asks for the page, posts nothing
     steps.shot("5-refused")
     assert page.locator('#deal input[name="bid"][value="two"]').is_checked()
     said = record(page, ("Bidder", "Борис"))

@@ -3,6 +3,11 @@
 "use strict";
 (function () {
   var body = document.body;
+  // A refused write answers at the address it was posted to: the address bar shows the
+  // keeper's page instead, so a reload asks for the page, never sends the deal again.
+  if (body.dataset.home && location.pathname.slice(-5) !== "/keep" && window.history) {
+    history.replaceState(null, "", body.dataset.home);
+  }
   var url = body.dataset.events;
   var board = document.getElementById("board");
   if (!url || !board || !window.EventSource) return;
