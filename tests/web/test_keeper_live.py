@@ -100,8 +100,10 @@ def test_a_deal_being_amended_keeps_its_form_and_taps_while_another_deal_goes_in
     assert page.locator("#upcoming").inner_text() == "Amending deal 2 · Ben dealt"
     page.locator("fieldset", has_text="Result").get_by_text("made", exact=True).click()
     nap("hand nap --by Ben --made")  # deal 5, in a terminal, meanwhile
-    page.wait_for_selector('#deals li[data-deal="5"]', timeout=2000)
-    page.wait_for_function("document.body.dataset.keeper !== undefined", timeout=2000)
+    # Waits as long as a loaded CI machine may need: the second a table feels is the
+    # benchmark's figure, not this test's.
+    page.wait_for_selector('#deals li[data-deal="5"]', timeout=10_000)
+    page.wait_for_function("document.body.dataset.keeper !== undefined", timeout=10_000)
     assert page.locator("#upcoming").inner_text() == "Amending deal 2 · Ben dealt"
     assert page.locator("#deal input[name=result][value=made]").is_checked()
     with page.expect_navigation():
