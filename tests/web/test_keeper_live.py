@@ -103,7 +103,8 @@ def test_a_deal_being_amended_keeps_its_form_and_taps_while_another_deal_goes_in
     # Waits as long as a loaded CI machine may need: the second a table feels is the
     # benchmark's figure, not this test's.
     page.wait_for_selector('#deals li[data-deal="5"]', timeout=10_000)
-    page.wait_for_function("document.body.dataset.keeper !== undefined", timeout=10_000)
+    # The controls swapped in (a selector, not wait_for_function: the page's CSP forbids eval).
+    page.wait_for_selector("body[data-keeper]", state="attached", timeout=10_000)
     assert page.locator("#upcoming").inner_text() == "Amending deal 2 · Ben dealt"
     assert page.locator("#deal input[name=result][value=made]").is_checked()
     with page.expect_navigation():
