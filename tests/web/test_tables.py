@@ -34,9 +34,10 @@ def test_two_tables_at_once_with_two_keepers_and_a_live_list(browser, live_serve
         assert page.locator("#open-tables li").count() == 2
     # The organiser's list has each table's own keeper link; the viewers' has none.
     assert viewer.locator("a.keep-link").count() == 0
-    organiser.get_by_role("link", name="keep score at north").click()
+    with organiser.expect_navigation():
+        organiser.get_by_role("link", name="keep score at north").click()
     assert organiser.url == live_server.keeper(1)
-    organiser.go_back()
+    organiser.goto(f"{live_server.url}/?key={organiser_key(SECRET)}")
     organiser.wait_for_selector("body[data-live=yes]")
     organiser.evaluate("window.sameDocument = true")
     north.goto(live_server.keeper(1))

@@ -133,7 +133,8 @@ def test_a_whole_russian_evening_from_a_phone(phone, live_server, nap, tmp_path)
     steps = Steps(page, tmp_path / "shots")
     # --- Start it from the organiser's link --------------------------------------------
     page.goto(f"{live_server.url}/?key={organiser_key(SECRET)}")
-    page.get_by_role("link", name="Start a new session").click()
+    with page.expect_navigation():  # loaded, its script too: choosing a game submits
+        page.get_by_role("link", name="Start a new session").click()
     with page.expect_navigation():
         page.get_by_label("Game").select_option("russian")  # the russian settings come
     page.get_by_label("Name").click()
@@ -150,7 +151,8 @@ def test_a_whole_russian_evening_from_a_phone(phone, live_server, nap, tmp_path)
     assert page.locator(".said").first.inner_text().startswith("Session пятница (#1) started: ")
     assert page.locator(".link img").count() == 2  # a QR code for each link
     steps.shot("2-started")
-    page.locator(".link", has_text="Scorekeeper").get_by_role("link").click()
+    with page.expect_navigation():
+        page.locator(".link", has_text="Scorekeeper").get_by_role("link").click()
 
     # --- Play it: ten deals by taps -----------------------------------------------------
     assert page.locator("#upcoming").inner_text() == "Deal 1 · Борис deals"
