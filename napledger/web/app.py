@@ -595,7 +595,7 @@ def create_app(
         buyer: Annotated[list[str] | None, Form(max_length=200)] = None,
         buy: Annotated[list[str] | None, Form(max_length=20)] = None,
         bidder_bought: Annotated[str | None, Form(max_length=20)] = None,
-        whole: Annotated[str | None, Form(max_length=1)] = None,
+        full: Annotated[str | None, Form(max_length=1)] = None,  # the amend form, whole
         note: Annotated[str | None, Form(max_length=300)] = None,
         number: Annotated[str | None, Form(max_length=20)] = None,
         revision: Annotated[str | None, Form(max_length=20)] = None,
@@ -617,7 +617,7 @@ def create_app(
         )
         # A correction's whole form (a deal picked to amend): what is not ticked is not
         # there, as `amend N --no-peeps --no-buys --note ""` would say.
-        amending_all = action == "amend" and whole == "1"
+        amending_all = action == "amend" and full == "1"
         fixing: int | None = None  # the deal whose form comes back after a refusal
         try:
             given = numbers(tricks, buyer, buy, blank(by), bidder_bought)

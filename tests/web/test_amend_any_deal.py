@@ -37,7 +37,7 @@ def test_an_earlier_deal_is_picked_from_the_list_and_its_form_comes_filled_in(cl
     assert picks == ["3", "2", "1"]  # every deal listed, not only the last
     form = client.get(f"/s/1/keep?key={KEY}&amend=1").text
     assert "Amending deal <b>1</b>" in form
-    assert hidden(form) == {"number": "1", "revision": "1", "whole": "1"}
+    assert hidden(form) == {"number": "1", "revision": "1", "full": "1"}
     assert checked(form, "bid") == ["three"] and checked(form, "by") == ["Ben"]
     assert checked(form, "tricks") == ["2"] and checked(form, "peep") == ["Cat"]
     assert re.search(
