@@ -30,8 +30,16 @@ def serve(
             help="The secret every link's key is made from (default: random).",
         ),
     ] = None,
+    rules: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--rules",
+            metavar="FILE.toml",
+            help="A house-rule file the organiser's new-session form offers (repeatable).",
+        ),
+    ] = None,
 ) -> None:
     """Serve the scoreboard to every phone at the table, and deal entry to the scorekeeper."""
     from napledger.web.serve import serve as run
 
-    run(ctx.find_root().obj.db, session, lan, port, key, host)
+    run(ctx.find_root().obj.db, session, lan, port, key, host, rules or [])

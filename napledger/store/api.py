@@ -20,6 +20,7 @@
 `SessionAPI` (one session; the writing calls refuse a closed session):
     info -> SessionInfo                         scoreboard() -> Scoreboard
     history() -> History                        view() -> TableView
+    deal(number) -> (revision, Deal)
     record(options, expect_number=None) -> DealResult
     pass_(options, expect_number=None) -> DealResult
     undo(expected=None, expect_revision=None) -> Voided
@@ -343,6 +344,12 @@ class SessionAPI:
         from napledger.store.watch import fingerprint
 
         return fingerprint(self.book.db, self.info.id)
+
+    def deal(self, number: int) -> tuple[int, Deal]:
+        """Deal `number` as it stands: its live version and record (refused in amend's
+        words when there is no such deal, or every version of it is voided)."""
+        found = self.book.deal(self.row, number)
+        return found.revision, deal_from_json(found.record_json)
 
     def deals_since(self, after_id: int) -> list[tuple[int, str]]:
         """Deal revisions recorded after the one with id `after_id`: (id, "N" or "N.2")."""

@@ -31,6 +31,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from napledger.core.errors import NapError
 from napledger.core.numbers import whole
 from napledger.core.options import DealOptions
+from napledger.core.rules import Rules
 from napledger.store.api import Database
 from napledger.store.kept import KeptHistory
 from napledger.store.watch import changes
@@ -54,7 +55,7 @@ HEADERS = [
     (b"referrer-policy", b"same-origin"),  # the keeper's link holds the secret: never sent away
     (b"x-frame-options", b"DENY"),
 ]
-ACTIONS = ("hand", "pass", "undo", "amend", "join", "leave")
+ACTIONS = ("hand", "pass", "undo", "amend", "void", "join", "leave")
 
 
 class SecurityHeaders:
@@ -76,6 +77,9 @@ class SecurityHeaders:
         await self.app(scope, receive, with_headers)
 
 
+# The watchers of the two lists of sessions, beside the sessions' own (whose ids start at 1).
+SESSIONS, ORGANISERS = 0, -1
+
 # The largest id a database holds; a bigger one in a request is nonsense, not a crash.
 MAX_ID = 2**63 - 1
 
@@ -85,10 +89,12 @@ def create_app(
     secret: str,
     hosts: Sequence[str] | None = None,
     wrong_keys: WrongKeys | None = None,
+    house: Mapping[str, Rules] | None = None,
 ) -> FastAPI:
     """The server over database `db`; `secret` is what every key is derived from
     (`napledger.web.keys`); `hosts`, when given, the only names the server answers to
-    (any in tests); `wrong_keys` counts and slows wrong keys (a fresh count by default)."""
+    (any in tests); `wrong_keys` counts and slows wrong keys (a fresh count by default);
+    `house` the house-rule files serve was given, read at start, by their game's name."""
     # One database for the server's life: its engines are kept, not reopened per request.
     database = Database(db)
     env = Environment(
@@ -100,7 +106,26 @@ def create_app(
     )
     templates = Jinja2Templates(env=env)
 
+    def listed(organising: bool) -> dict[str, Any]:
+        """The list of sessions as its fragment shows it (none yet: an empty list)."""
+        try:
+            sessions = calls.sessions(database)
+        except NapError:
+            sessions = []
+        keys = {s.id: session_key(secret, s.id) for s in sessions} if organising else {}
+        return {"sessions": sessions, "keys": keys}
+
+    def watch_list(organising: bool) -> Watch:
+        def render() -> tuple[str, int, Revisions]:
+            html = env.get_template("sessions.html").render(**listed(organising))
+            return html, 0, ()
+
+        # The list itself is its fingerprint: a few rows, one per session.
+        return Watch(lambda: tuple(listed(False)["sessions"]), render)
+
     def watch(session: int) -> Watch:
+        if session in (SESSIONS, ORGANISERS):  # the lists follow every session
+            return watch_list(session == ORGANISERS)
         kept = KeptHistory()  # the evening scored so far: each change scores only what is new
 
         def render() -> tuple[str, int, Revisions]:
@@ -281,14 +306,13 @@ def create_app(
     @app.get("/", response_class=HTMLResponse)
     def index(request: Request, organising: Annotated[bool, Depends(organiser)]) -> Response:
         try:
-            sessions = calls.sessions(database)
+            calls.sessions(database)
         except NapError as error:
             if not organising:
                 return page(request, "message.html", title="No sessions yet", message=str(error))
-            sessions = []  # no database yet: the organiser can start the first session
-        # The organiser's list links each session's scorekeeper page, with its own key.
-        keys = {s.id: session_key(secret, s.id) for s in sessions} if organising else {}
-        context: dict[str, Any] = {"sessions": sessions, "keys": keys}
+        # No database yet: the organiser can start the first session. The organiser's list
+        # links each session's scorekeeper page, with its own key.
+        context = listed(organising)
         if organising:
             context["key"] = organiser_key(secret)  # marks the page not to be cached
         return page(request, "index.html", **context)
@@ -315,7 +339,7 @@ def create_app(
         error: str | None = None,
     ) -> Response:
         """The organiser's form for a new session, with what was typed kept after a refusal."""
-        games = calls.games()
+        games = calls.games(house)
         chosen = next((g for g in games if g.name == game), games[0])
         try:
             closed = [s for s in calls.sessions(database) if s.closed]
@@ -356,11 +380,13 @@ def create_app(
                     currency=typed.get("currency", ""),
                     dealer=typed.get("dealer", ""),
                     carry_from=typed.get("carry_from", ""),
+                    house=house,
                 )
             )
         except NapError as error:
             line = one_line(error)
             return await to_thread.run_sync(lambda: starting(request, key, game, typed, line))
+        hub.written(done.id)  # the open lists of sessions show the new table now
         base = str(request.base_url).rstrip("/")
         viewers = f"{base}/s/{done.id}"
         keeper = f"{viewers}/keep?" + urlencode({"key": session_key(secret, done.id)})
@@ -388,8 +414,14 @@ def create_app(
         key: Annotated[str, Depends(keeper_page)],
         said: Annotated[str | None, Query(max_length=300)] = None,
         sig: Annotated[str | None, Query(max_length=100)] = None,
+        amend: Annotated[str | None, Query(max_length=20)] = None,
     ) -> Response:
-        return show(request, session, key=key, said=said if said_here(session, said, sig) else None)
+        said = said if said_here(session, said, sig) else None
+        try:
+            fixing = counted(amend, "the deal number")
+        except NapError as error:
+            return show(request, session, 400, key=key, error=one_line(error))
+        return show(request, session, key=key, said=said, fixing=fixing)
 
     @app.get("/s/{session}/workbook")
     def download(session: int, _key: Annotated[str, Depends(keeper_page)]) -> Response:
@@ -406,11 +438,17 @@ def create_app(
 
     @app.get("/s/{session}/keep/controls", response_class=HTMLResponse)
     def keeper_controls(
-        request: Request, session: int, key: Annotated[str, Depends(keeper_page)]
+        request: Request,
+        session: int,
+        key: Annotated[str, Depends(keeper_page)],
+        amend: Annotated[str | None, Query(max_length=20)] = None,
     ) -> Response:
-        """The keeper's controls as they are now: the page swaps them in after a change."""
+        """The keeper's controls as they are now: the page swaps them in after a change
+        (the form of the deal being amended, while one is)."""
         board = calls.board(database, session, kept=kept_for(session))
-        return page(request, "controls.html", board=board, key=key)
+        number = counted(amend, "the deal number")
+        fixing = calls.amending(database, session, number) if number is not None else None
+        return page(request, "controls.html", board=board, key=key, fixing=fixing)
 
     def show(
         request: Request,
@@ -420,9 +458,17 @@ def create_app(
         said: str | None = None,
         error: str | None = None,
         typed: Mapping[str, Any] | None = None,
+        fixing: int | None = None,
     ) -> Response:
-        """The session's page; after a refused deal, `typed` keeps what was tapped."""
+        """The session's page; after a refused deal, `typed` keeps what was tapped; with
+        `fixing`, the keeper's form is that deal's, to amend or void it."""
         board = calls.board(database, session, kept=kept_for(session))
+        amending = None
+        if fixing is not None and key is not None and not board.closed:
+            try:
+                amending = calls.amending(database, session, fixing)
+            except NapError as refused:  # no such deal, or voided: said beside the form
+                error = error or one_line(refused)
         return page(
             request,
             "session.html",
@@ -433,7 +479,21 @@ def create_app(
             said=said,
             error=error,
             typed=typed or {},
+            fixing=amending,
         )
+
+    @app.get("/events", response_class=EventSourceResponse)
+    async def list_events(
+        organising: Annotated[bool, Depends(organiser)],
+    ) -> AsyncIterator[ServerSentEvent]:
+        """The list of sessions after every change at any table: tonight's open tables
+        live (with their keepers' links, on the organiser's stream only)."""
+        async with hub.watching(ORGANISERS if organising else SESSIONS) as watch:
+            while not hub.stopping and watch.ended is None:
+                waiting = watch.changed
+                assert watch.snapshot is not None
+                yield ServerSentEvent(data={"deals": [], "html": watch.snapshot.html})
+                await waiting.wait()
 
     async def existing(session: int) -> int:
         """A session that exists, checked before a stream starts (then it is too late to 404)."""
@@ -534,6 +594,8 @@ def create_app(
         peep: Annotated[list[str] | None, Form(max_length=200)] = None,
         buyer: Annotated[list[str] | None, Form(max_length=200)] = None,
         buy: Annotated[list[str] | None, Form(max_length=20)] = None,
+        bidder_bought: Annotated[str | None, Form(max_length=20)] = None,
+        full: Annotated[str | None, Form(max_length=1)] = None,  # the amend form, whole
         note: Annotated[str | None, Form(max_length=300)] = None,
         number: Annotated[str | None, Form(max_length=20)] = None,
         revision: Annotated[str | None, Form(max_length=20)] = None,
@@ -553,13 +615,23 @@ def create_app(
             peeps=tuple(peep) if peep else None,  # none ticked: as if --peep was not typed
             note=blank(note),
         )
+        # A correction's whole form (a deal picked to amend): what is not ticked is not
+        # there, as `amend N --no-peeps --no-buys --note ""` would say.
+        amending_all = action == "amend" and full == "1"
+        fixing: int | None = None  # the deal whose form comes back after a refusal
         try:
-            options = replace(options, **numbers(tricks, buyer, buy))
+            given = numbers(tricks, buyer, buy, blank(by), bidder_bought)
+            options = replace(options, **given)
+            if amending_all:
+                options = replace(
+                    options, no_peeps=not peep, no_buys="buys" not in given, note=note or ""
+                )
             shown = Shown(
                 counted(next_deal, "the next deal's number"),
                 counted(number, "the deal number"),
                 counted(revision, "the deal's version"),
             )
+            fixing = shown.number if amending_all else None
             said = do(action, session, options, shown, player, blank(after))
             hub.written(session)  # its pages follow now, not when the change is heard
         except NapError as error:
@@ -568,8 +640,9 @@ def create_app(
             typed: dict[str, Any] = {"bid": bid, "by": by, "result": result, "tricks": tricks}
             typed |= {"revoke": revoke, "peep": peep or [], "note": note or ""}
             typed["buys"] = dict(zip(buyer or (), buy or (), strict=False))
+            typed["bidder_bought"] = bidder_bought or ""
             try:
-                return show(request, session, 400, key=key, error=line, typed=typed)
+                return show(request, session, 400, key=key, error=line, typed=typed, fixing=fixing)
             except NapError:  # the board cannot be read either (the file has gone)
                 return page(request, "message.html", 400, title="Not saved", message=line)
         return told(session, key, said)
@@ -588,6 +661,10 @@ def create_app(
             return calls.record(database, session, options, shown.next_deal)
         if action == "pass":
             return calls.pass_deal(database, session, options, shown.next_deal)
+        if action == "void":
+            # The deal picked, at the version its form showed.
+            number = shown.number if shown.number is not None else whole("", "the deal number")
+            return calls.void(database, session, number, shown.revision)
         if action == "undo":
             # The deal the button named, not whatever is last by now.
             return calls.undo(database, session, shown.number, shown.revision)
@@ -620,11 +697,16 @@ def counted(value: str | None, what: str) -> int | None:
 
 
 def numbers(
-    tricks: str | None, buyers: list[str] | None, counts: list[str] | None
+    tricks: str | None,
+    buyers: list[str] | None,
+    counts: list[str] | None,
+    bidder: str | None = None,
+    bidder_bought: str | None = None,
 ) -> dict[str, Any]:
     """The form's counts, read as the CLI reads --tricks and --buy, named in the page's words.
 
-    A box left empty is a count not given; any number typed is the core's to judge.
+    A box left empty is a count not given; any number typed is the core's to judge. Where
+    only the bidder buys, the form has one box, the bidder's: `bidder_bought`.
     """
     given: dict[str, Any] = {}
     if tricks is not None and tricks.strip():
@@ -634,6 +716,10 @@ def numbers(
         for who, count in zip(buyers or (), counts or (), strict=False)
         if count.strip()
     )
+    if bidder_bought is not None and bidder_bought.strip():
+        if bidder is None:
+            raise NapError("say who bid")  # the bidder's purchase needs the bidder
+        bought += (f"{bidder}={whole(bidder_bought, 'cards bought by the bidder')}",)
     if bought:
         given["buys"] = bought
     return given

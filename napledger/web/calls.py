@@ -8,7 +8,7 @@ the templates.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from itertools import islice
@@ -23,6 +23,7 @@ from napledger.store.api import Database, Transaction
 from napledger.store.messages import recorded
 
 if TYPE_CHECKING:
+    from napledger.core.rules import Rules
     from napledger.store.kept import KeptHistory
     from napledger.store.views import History
 
@@ -43,6 +44,7 @@ class Line:
 
 @dataclass(frozen=True)
 class DealView:
+    number: int
     label: str  # "5", or "5.2" for deal 5's second version
     text: str
     payments: tuple[tuple[str, int], ...]  # seat order, the pot last
@@ -53,6 +55,44 @@ class Payment:
     payer: str
     payee: str
     money: str
+
+
+@dataclass(frozen=True)
+class Choices:
+    """Who the deal form offers for each role in one deal: only what the rules allow, and
+    only to those who may (decided from the rules' data, never from a game's name)."""
+
+    dealer: str | None
+    dealt_in: tuple[str, ...]  # who takes cards (bid, revoke): a dealer may sit out
+    sits_out: tuple[str, ...]  # seated but dealt no cards: the dealer, at a big table
+    peepers: tuple[str, ...]  # who may look at the spare card (none: nobody peeps)
+    buyers: tuple[str, ...]  # a box each, where anyone dealt in may buy cards
+    bidder_buys: bool  # one box, the bidder's: only the bidder may buy
+    most_bought: int  # the most cards one player may buy
+
+
+def choices(rules: Rules, seated: tuple[str, ...], dealer: str | None) -> Choices:
+    dealt_in = rules.dealt_in(seated, dealer) if dealer else seated
+    settings = rules.settings
+    peepers = (
+        tuple(p for p in dealt_in if not (p == dealer and settings.dealer_peeps == "never"))
+        if rules.can_peep
+        else ()
+    )
+    # Buying may be only at a small table (purchase_max_dealt): past it, nobody buys.
+    small_enough = (
+        settings.purchase_max_dealt is None or len(dealt_in) <= settings.purchase_max_dealt
+    )
+    may_buy = rules.can_buy and small_enough
+    return Choices(
+        dealer=dealer,
+        dealt_in=dealt_in,
+        sits_out=tuple(p for p in seated if p not in dealt_in),
+        peepers=peepers,
+        buyers=dealt_in if may_buy and rules.buying != "bidder" else (),
+        bidder_buys=may_buy and rules.buying == "bidder",
+        most_bought=rules.most_bought,
+    )
 
 
 @dataclass(frozen=True)
@@ -74,15 +114,11 @@ class Board:
     steps: tuple[str, ...]
     plan: tuple[Payment, ...]
     newest: int  # the id of the newest deal record: a live page counts from it
-    # What the scorekeeper's form offers.
+    # What the scorekeeper's form offers for the next deal.
     seated: tuple[str, ...]
-    dealt_in: tuple[str, ...]  # who takes cards in the next deal (a dealer may sit out)
     bids: tuple[str, ...]
     hand_size: int
-    peeps: bool
-    buys: bool
-    most_bought: int
-    bidder_buys: bool  # only the bidder may buy
+    choices: Choices
     last_deal: int | None
     last_revision: int | None  # the version of the last deal shown: what amend and undo expect
     next_number: int  # the number the next deal will take: what the form expects
@@ -98,7 +134,14 @@ class Board:
     def keeper_state(self) -> str:
         """A short mark of everything the keeper's controls show: when it differs from
         the page's, the page fetches them again (whoever changed the session)."""
-        shown = (self.closed, self.next_number, self.last_label, self.next_dealer, self.seated)
+        shown = (
+            self.closed,
+            self.next_number,
+            self.last_label,
+            self.next_dealer,
+            self.seated,
+            tuple(d.label for d in self.deals),  # the deals offered to amend
+        )
         return hashlib.sha256(repr(shown).encode()).hexdigest()[:16]
 
 
@@ -110,6 +153,7 @@ class SessionItem:
     hands: int
     closed: bool
     current: bool
+    next_dealer: str | None = None  # None once closed
 
 
 # --- reading ----------------------------------------------------------------------
@@ -127,6 +171,7 @@ def sessions(database: Database) -> list[SessionItem]:
             hands=t.hands,
             closed=t.session.closed,
             current=t.session.id == current,
+            next_dealer=t.next_dealer,
         )
         for t in reversed(boards)
     ]
@@ -158,7 +203,7 @@ def board(
         deal = d.deal
         assert deal is not None  # the API scores strictly: a live deal has its record
         paid = in_seat_order(d.entries, t.players)
-        deals.append(DealView(d.label, describe(t.rules, deal), tuple(paid)))
+        deals.append(DealView(d.number, d.label, describe(t.rules, deal), tuple(paid)))
     unit = settlement.currency
     rules = t.rules
     return Board(
@@ -180,20 +225,17 @@ def board(
         next_dealer=t.next_dealer,
         deals=tuple(deals),
         series=chart_series(history, info.opening_pot),
-        steps=tuple(label for label, _, _ in spread(history.steps, CHART_STEPS)),
+        # Deal numbers along the bottom, as the workbook's chart: 3, not 3.2 once amended.
+        steps=tuple(label.split(".")[0] for label, _, _ in spread(history.steps, CHART_STEPS)),
         plan=tuple(
             Payment(p.payer, p.payee, f"{money_text(p.amount, settlement.places)} {unit}".strip())
             for p in settlement.payments
         ),
         newest=max((d.id for d in history.deals), default=0) if kept is None else kept.newest,
         seated=t.seating,
-        dealt_in=rules.dealt_in(t.seating, t.next_dealer) if t.next_dealer else t.seating,
         bids=tuple(bid.name for bid in rules.enabled_bids),
         hand_size=rules.hand_size,
-        peeps=rules.can_peep,
-        buys=rules.can_buy,
-        most_bought=rules.most_bought,
-        bidder_buys=rules.buying == "bidder",
+        choices=choices(rules, t.seating, t.next_dealer),
         last_deal=live[0].number if live else None,
         last_revision=live[0].revision if live else None,
         # Deals are by number: the last one's, voided or not, is the highest ever used.
@@ -232,6 +274,46 @@ def last_change(database: Database, session: int) -> tuple[object, ...]:
         return ledger.session(str(session)).last_change()
 
 
+@dataclass(frozen=True)
+class Amending:
+    """One deal as the keeper's amend form shows it: the same form as a new deal's,
+    filled in with what the deal says, offering whom the rules allowed in that deal."""
+
+    number: int
+    revision: int  # the version shown: what the correction expects
+    label: str  # 5, or 5.2
+    text: str
+    typed: dict[str, object]  # the form's fields, as the deal says them
+    choices: Choices
+
+
+def amending(database: Database, session: int, number: int) -> Amending:
+    with database.read() as ledger:
+        s = ledger.session(str(session))
+        revision, deal = s.deal(number)
+        rules = s.scoreboard().rules
+    outcome = deal.tricks is None and deal.made is not None
+    typed: dict[str, object] = {
+        "bid": deal.bid if deal.bid is not None else "pass",
+        "by": deal.bidder,
+        "result": ("made" if deal.made else "failed") if outcome else None,
+        "tricks": str(deal.tricks) if deal.tricks is not None else None,
+        "revoke": deal.revoker,
+        "peep": list(deal.peeps),
+        "buys": {p: str(n) for p, n in deal.buys},
+        "bidder_bought": next((str(n) for p, n in deal.buys if p == deal.bidder), ""),
+        "note": deal.note or "",
+    }
+    return Amending(
+        number=number,
+        revision=revision,
+        label=deal_label(number, revision),
+        text=describe(rules, deal),
+        typed=typed,
+        choices=choices(rules, deal.seated, deal.dealer),
+    )
+
+
 # --- writing: what `hand`, `pass`, `undo`, `amend`, `join` and `leave` call --------------
 
 
@@ -267,6 +349,12 @@ def undo(
 ) -> str:
     with writing(database) as ledger:
         gone = ledger.session(str(session)).undo(expected, expect_revision=revision)
+    return f"Deal {gone.number} voided."
+
+
+def void(database: Database, session: int, number: int, revision: int | None) -> str:
+    with writing(database) as ledger:
+        gone = ledger.session(str(session)).void(number, expect_revision=revision)
     return f"Deal {gone.number} voided."
 
 
@@ -308,30 +396,53 @@ class Setting:
 
 @dataclass(frozen=True)
 class Game:
-    """A preset, with the settings it has (those it lacks are not offered)."""
+    """A preset or a house-rule file serve was given, with the settings it has (those it
+    lacks are not offered)."""
 
     name: str
     title: str
     settings: tuple[Setting, ...]
+    house: bool = False  # from a rule file, not a preset
 
 
-def games() -> list[Game]:
+def house_rules(paths: Sequence[str]) -> dict[str, Rules]:
+    """The rule files `serve --rules` names, read once at start, by the game's own name:
+    the page chooses among them by name and never names a file for the server to read."""
+    from napledger.core.errors import NapError
+    from napledger.core.rules import list_presets, load_rules
+
+    found: dict[str, Rules] = {}
+    for path in paths:
+        rules = load_rules(path if path.endswith(".toml") or "/" in path else f"./{path}")
+        if rules.name in list_presets() or rules.name in found:
+            taken = "a preset's" if rules.name in list_presets() else "another file's"
+            raise NapError(
+                f"rule file {path} names its game {rules.name!r}, which is {taken} name; "
+                "give it a name of its own (name = ...)"
+            )
+        found[rules.name] = rules
+    return found
+
+
+def games(house: Mapping[str, Rules] | None = None) -> list[Game]:
     from napledger.core.rules import list_presets, load_preset
     from napledger.core.rules.load import rules_to_dict, setting_text
 
+    every = [(load_preset(name), False) for name in list_presets()]
+    every += [(rules, True) for rules in (house or {}).values()]
     found = []
-    for name in list_presets():
-        rules = load_preset(name)
+    for rules, from_file in every:
         settings = rules_to_dict(rules)["settings"]
         found.append(
             Game(
-                name=name,
+                name=rules.name,
                 title=rules.title,
                 settings=tuple(
                     Setting(key, setting_text(value))
                     for key, value in sorted(settings.items())
                     if rules.why_absent(key) is None
                 ),
+                house=from_file,
             )
         )
     return found
@@ -353,6 +464,7 @@ def new_session(
     currency: str,
     dealer: str,
     carry_from: str,
+    house: Mapping[str, Rules] | None = None,
 ) -> Started:
     """What `new NAME --players … --variant GAME --rule K=V … --chip … --currency …
     --dealer … --carry-from …` does, from the organiser's form (a box left empty is an
@@ -363,11 +475,17 @@ def new_session(
     from napledger.core.rules.load import with_overrides
     from napledger.store.messages import started
 
-    # Only a preset by name: a page must never make the server read a file it names.
-    if game not in list_presets():
-        raise NapError(f"no game {game!r}: choose one of {', '.join(list_presets())}")
-    rules = load_preset(game)
-    offered = {s.key: s.value for g in games() if g.name == game for s in g.settings}
+    # A preset or a rule file serve read at start, by name: a page must never make the
+    # server read a file it names.
+    house = house or {}
+    if game in house:
+        rules = house[game]
+    elif game in list_presets():
+        rules = load_preset(game)
+    else:
+        known = ", ".join([*list_presets(), *house])
+        raise NapError(f"no game {game!r}: choose one of {known}")
+    offered = {s.key: s.value for g in games(house) if g.name == game for s in g.settings}
     changed = [
         f"{key}={value.strip()}"
         for key, value in settings.items()

@@ -148,7 +148,8 @@ class Hub:
 
     def _wake(self, session: int | None = None) -> None:
         for number, watch in self.watches.items():
-            if session is None or number == session:
+            # Below 1: a list of sessions, which follows every session.
+            if session is None or number == session or number < 1:
                 watch.wake.set()
 
     async def _listen(self) -> None:

@@ -6,6 +6,7 @@ import ipaddress
 import secrets
 import socket
 import sys
+from collections.abc import Sequence
 from types import FrameType
 from urllib.parse import quote
 
@@ -73,11 +74,15 @@ def links(base: str, session: int | None, secret: str) -> tuple[str, str | None,
     return f"{base}/s/{session}", keeper, organiser
 
 
-def announce(viewers: str, keeper: str | None, organiser: str, lan: bool) -> None:
+def announce(
+    viewers: str, keeper: str | None, organiser: str, lan: bool, house: Sequence[str] = ()
+) -> None:
     print(f"Viewers (read-only):  {viewers}")
     if keeper is not None:
         print(f"Scorekeeper (secret): {keeper}")
     print(f"Organiser (secret):   {organiser}")
+    if house:  # what the organiser's form offers beside the presets
+        print(f"House rules:          {', '.join(house)}")
     if lan:
         import segno
 
@@ -94,6 +99,7 @@ def serve(
     port: int,
     key: str | None,
     host: str | None = None,
+    rule_files: Sequence[str] = (),
 ) -> None:
     import uvicorn
 
@@ -101,6 +107,8 @@ def serve(
     from napledger.web import calls
     from napledger.web.app import create_app
 
+    # Read now, before anything listens: a bad file is one Error: line, not a broken form.
+    house = calls.house_rules(rule_files)
     key = key or secrets.token_urlsafe(16)
     if len(key) < 8:
         raise NapError("--key must be at least 8 characters: it is all that guards the ledger")
@@ -121,10 +129,10 @@ def serve(
         shown = lan_address() if lan else "127.0.0.1"
     sock = listen(host, port)
     viewers, keeper, organiser = links(f"http://{shown}:{sock.getsockname()[1]}", sid, key)
-    announce(viewers, keeper, organiser, lan)
+    announce(viewers, keeper, organiser, lan, list(house))
     # Only our own names are answered: a site rebinding its name to this address (DNS
     # rebinding) cannot read the pages through the visitor's browser.
-    app = create_app(db, key, hosts=("127.0.0.1", "localhost", shown))
+    app = create_app(db, key, hosts=("127.0.0.1", "localhost", shown), house=house)
 
     class Server(uvicorn.Server):
         def handle_exit(self, sig: int, frame: FrameType | None) -> None:

@@ -1,14 +1,13 @@
 """A real browser at a phone's size: Playwright driving the Chromium that Debian packages.
 
 No browser is ever downloaded: Playwright is pointed at /usr/bin/chromium, which `.ci/run`
-installs with apt when it is missing. Set NAPLEDGER_SCREENSHOTS=docs/screenshots to
-refresh the README's pictures.
+installs with apt when it is missing. The pictures these tests take are for looking at
+(their evening has a hostile name in it); the README's come from test_whole_evening.py.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -64,9 +63,7 @@ def page(browser) -> Iterator[object]:
 
 
 def shot(page, name: str, tmp_path: Path) -> None:
-    folder = Path(os.environ.get("NAPLEDGER_SCREENSHOTS") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
+    page.screenshot(path=str(tmp_path / f"{name}.png"), full_page=True)
 
 
 def no_sideways_scroll(page) -> None:
@@ -258,4 +255,17 @@ def test_a_long_name_without_spaces_wraps_on_the_phone(page, live_server, nap):
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width == PHONE["width"], url  # the join/leave lists and payments shrink too
         no_sideways_scroll(page)
+    assert page.problems == []
+
+
+def test_the_keepers_page_leads_with_the_state_of_the_table(page, live_server, nap):
+    # Six seated in classic: the dealer sits out (docs/rules.md), said before any bid.
+    nap("new six --players Ann,Ben,Cat,Dan,Eve,Fay")
+    page.goto(live_server.keeper(1))
+    upcoming = page.locator("#upcoming")
+    assert upcoming.inner_text() == "Deal 1 · Ann deals and sits out: no cards, no bid"
+    top = upcoming.bounding_box()
+    assert top is not None and top["y"] + top["height"] < 200  # on the first screen
+    first_field = page.locator("#deal fieldset").first.bounding_box()
+    assert first_field is not None and first_field["y"] > top["y"]  # then the deal
     assert page.problems == []

@@ -250,21 +250,40 @@ def test_the_form_offers_peeps_and_buys_where_the_rules_allow_them_not_by_the_fe
     nap("new seven --players A,B,C --variant seven-card")
     page = client.get(f"/s/1/keep?key={KEY}").text
     assert 'name="peep"' not in page and 'name="buy"' not in page
-    # Russian: no peeping; the bidder may buy one card, free (the fee is 0).
+    assert 'name="bidder_bought"' not in page
+    # Russian (docs/rules.md, example 15): no peeping; only the bidder may buy, one card,
+    # free (the fee is 0): one box, the bidder's, not one a player.
     nap("new russian --players A,B,C --variant russian")
     page = client.get(f"/s/2/keep?key={keeper_key(2)}").text
-    assert 'name="peep"' not in page and 'name="buy"' in page
+    assert 'name="peep"' not in page and 'name="buy"' not in page
+    assert page.count('name="bidder_bought"') == 1
+    assert "the bidder bought a card" in page
     answer = client.post(
         "/s/2/hand",
-        data={"key": keeper_key(2), "bid": "3", "by": "B", "tricks": "3", "buyer": ["A", "B", "C"]}
-        | {"buy": ["", "1", ""]},
+        data={"key": keeper_key(2), "bid": "3", "by": "B", "tricks": "3", "bidder_bought": "1"},
         follow_redirects=False,
     )
     assert answer.status_code == 303, error_line(answer.text)
     assert nap.json("hands --json --session russian")[-1]["buys"] == {"B": 1}
+    # The bidder's card with no bidder named: the CLI's own words for the missing bidder.
+    nobody = client.post("/s/2/hand", data={"key": keeper_key(2), "bid": "3", "bidder_bought": "1"})
+    assert error_line(nobody.text) == "Error: say who bid"
     # Free peeping is still peeping: a fee of 0 does not take the choice away.
     nap("new free --players A,B,C --rule peep_fee=0")
     assert 'name="peep"' in client.get(f"/s/3/keep?key={keeper_key(3)}").text
+
+
+def test_who_may_peep_and_buy_follows_the_settings(client, nap):
+    # A dealer who may never look is not offered a peep; buying only at a small table:
+    # five dealt in is past purchase_max_dealt=4, so no box at all.
+    nap("new big --players A,B,C,D,E --rule dealer_peeps=never --rule purchase_max_dealt=4")
+    page = client.get(f"/s/1/keep?key={KEY}").text
+    assert re.findall(r'name="peep" value="([^"]+)"', page) == ["B", "C", "D", "E"]
+    assert 'name="buy"' not in page
+    # Four dealt in: everyone dealt in gets a box, the dealer too.
+    nap("new small --players A,B,C,D --rule purchase_max_dealt=4")
+    page = client.get(f"/s/2/keep?key={keeper_key(2)}").text
+    assert re.findall(r'name="buyer" value="([^"]+)"', page) == ["A", "B", "C", "D"]
 
 
 def test_a_purchase_the_rules_refuse_gets_the_cores_message(client, nap):
@@ -444,9 +463,19 @@ def test_the_form_offers_only_players_dealt_in_not_the_dealer_who_sits_out(clien
     nap("new six --players Ann,Ben,Cat,Dan,Eve,Fay")  # classic: the dealer sits out from 6
     page = client.get(f"/s/1/keep?key={KEY}").text
     assert '<b id="next-dealer">Ann</b>' in page
-    for field in ("by", "revoke", "peep", "buyer"):
+    for field in ("by", "revoke", "peep"):
         offered = re.findall(rf'name="{field}" value="([^"]+)"', page)
         assert offered == ["Ben", "Cat", "Dan", "Eve", "Fay"], field
+    # Five dealt in: past classic's purchase_max_dealt of 4, so nobody is offered a box.
+    assert 'name="buyer"' not in page
+    # Said before any bid, where the keeper looks first (docs/rules.md: six or more seated).
+    upcoming = re.search(r'<p class="upcoming" id="upcoming">(.*?)</p>', page)
+    assert upcoming is not None
+    assert re.sub("<[^>]+>", "", upcoming[1]) == "Deal 1 · Ann deals and sits out: no cards, no bid"
+    assert page.index('id="upcoming"') < page.index('name="bid"')
+    nap("new five --players Ann,Ben,Cat,Dan,Eve")  # five seated: the dealer plays
+    five = client.get(f"/s/2/keep?key={keeper_key(2)}").text
+    assert "sits out" not in five and re.findall(r'name="by" value="([^"]+)"', five)[0] == "Ann"
     # join after, leave, and the pot to Ann at the close
     assert re.findall(r'<option value="([^"]+)">', page).count("Ann") == 3
 

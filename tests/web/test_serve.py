@@ -200,3 +200,22 @@ def test_the_named_host_is_printed_listened_on_and_accepted(nap):
 def test_a_host_that_is_not_an_address_is_one_error_line(nap):
     nap("new fri --players Ann,Ben,Cat")
     assert nap.fails("serve --host table.local").startswith("Error: --host must be an IP address")
+
+
+def test_serve_with_house_rules_says_so_and_offers_them_to_the_organiser(nap, tmp_path):
+    from tests.web.test_house_rules import PUB
+
+    rules = tmp_path / "pub.toml"
+    rules.write_text(PUB, encoding="utf-8")
+    server, printed = start("--rules", str(rules), "--key", "our-table-secret")
+    try:
+        assert printed["House"] == "pub"
+        form = httpx2.get(
+            printed["Viewers"] + "new",
+            params={"key": organiser_key("our-table-secret"), "game": "pub"},
+            timeout=10,
+        ).text
+        assert '<option value="pub" selected>' in form
+    finally:
+        server.send_signal(signal.SIGINT)
+        server.communicate(timeout=15)

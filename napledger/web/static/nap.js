@@ -3,10 +3,16 @@
 "use strict";
 (function () {
   var body = document.body;
+  // A refused write answers at the address it was posted to: the address bar shows the
+  // keeper's page instead, so a reload asks for the page, never sends the deal again.
+  if (body.dataset.home && location.pathname.slice(-5) !== "/keep" && window.history) {
+    history.replaceState(null, "", body.dataset.home);
+  }
   var url = body.dataset.events;
   var board = document.getElementById("board");
   if (!url || !board || !window.EventSource) return;
-  var source = new EventSource(url + "?since=" + encodeURIComponent(body.dataset.since || ""));
+  var join = url.indexOf("?") < 0 ? "?" : "&"; // the organiser's list carries its key
+  var source = new EventSource(url + join + "since=" + encodeURIComponent(body.dataset.since || ""));
   var arrived = [];
   source.onmessage = function (event) {
     var data = JSON.parse(event.data);
