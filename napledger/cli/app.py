@@ -14,6 +14,8 @@ import typer
 from napledger.cli.complete import complete_bid, complete_player, complete_pot, complete_session
 from napledger.cli.errors import NapGroup
 from napledger.core.errors import NapError
+from napledger.core.words import _, checked, chosen
+from napledger.core.words import use as speak
 
 if TYPE_CHECKING:
     from contextlib import AbstractContextManager
@@ -53,7 +55,27 @@ SessionOpt = Annotated[
         autocompletion=complete_session,
     ),
 ]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help=_("Print one JSON document."))]
+
+
+def language_given(text: str) -> str:
+    """A language named on the command line (or in NAPLEDGER_LANG): en, ru or pl."""
+    try:
+        return checked(text)
+    except NapError as error:  # a mistyped command line: a usage error, as Typer's own are
+        raise typer.BadParameter(str(error)) from None
+
+
+LangOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--lang",
+        envvar="NAPLEDGER_LANG",
+        metavar="en|ru|pl",
+        parser=language_given,
+        help=_("The language napledger speaks (default: the locale's, else English)."),
+    ),
+]
 
 
 class Run:
@@ -63,8 +85,9 @@ class Run:
     `Run` to every line, so an evening keeps one database (and its engine) open.
     """
 
-    def __init__(self, db: str | None) -> None:
+    def __init__(self, db: str | None, lang: str | None = None) -> None:
         self.db = db
+        self.lang = lang  # the language asked for (--lang, NAPLEDGER_LANG), else None
         self._database: Database | None = None
 
     def database(self, ctx: typer.Context) -> "Database":
@@ -82,10 +105,23 @@ class Run:
 
 
 @app.callback()
-def root(ctx: typer.Context, db: DbOpt = None) -> None:
+def root(ctx: typer.Context, db: DbOpt = None, lang: LangOpt = None) -> None:
     # `play` passes each line the run of its evening, unless the line names another database.
     if not isinstance(ctx.obj, Run) or (db is not None and db != ctx.obj.db):
-        ctx.obj = Run(db)
+        ctx.obj = Run(db, lang)
+    elif lang is not None:
+        ctx.obj.lang = lang
+    speak(chosen(ctx.obj.lang))
+
+
+def asked_language(ctx: typer.Context, own: str | None = None) -> str | None:
+    """The language this command was asked to speak: its own `--lang`, else the root's
+    (or NAPLEDGER_LANG); None where only the locale speaks."""
+    if own is not None:
+        speak(own)
+        return own
+    run = ctx.find_root().obj
+    return run.lang if isinstance(run, Run) else None
 
 
 def book(ctx: typer.Context, write: bool = True) -> "AbstractContextManager[Transaction]":

@@ -13,11 +13,14 @@ catalog falls back to English, which is also the source text.
 from __future__ import annotations
 
 import gettext
-from collections.abc import Iterator
+import os
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
+
+from napledger.core.errors import NapError
 
 LANGUAGES = ("en", "ru", "pl")
 DOMAIN = "napledger"
@@ -56,6 +59,41 @@ def speaking(lang: str) -> Iterator[None]:
 
 def language() -> str:
     return _language.get()
+
+
+# The locale's variables, in the order POSIX reads them for messages: the first one set
+# decides (a German LC_ALL means German, so English, even beside a Russian LANG).
+LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
+
+
+def of_locale(environ: Mapping[str, str] | None = None) -> str:
+    """The language the locale asks for (`ru_RU.UTF-8` is ru), English where it names one
+    napledger does not speak, or none (`C`, `POSIX`)."""
+    environ = os.environ if environ is None else environ
+    for variable in LOCALE_VARIABLES:
+        value = environ.get(variable, "").strip()
+        if value:
+            code = value.partition(".")[0].partition("@")[0].partition("_")[0].lower()
+            return code if code in LANGUAGES else "en"
+    return "en"
+
+
+def checked(given: str) -> str:
+    """A language as a person names it (`ru`, `RU`, `ru_RU`), or a refusal listing those known."""
+    code = given.strip().replace("-", "_").partition("_")[0].lower()
+    if code not in LANGUAGES:
+        raise NapError(
+            _("unknown language {given!r}; napledger speaks {known}").format(
+                given=given, known=", ".join(LANGUAGES)
+            )
+        )
+    return code
+
+
+def chosen(given: str | None = None, environ: Mapping[str, str] | None = None) -> str:
+    """The language to speak: `given` (`--lang`, or NAPLEDGER_LANG, which the option reads),
+    else the locale's, else English."""
+    return checked(given) if given else of_locale(environ)
 
 
 def _(message: str) -> str:

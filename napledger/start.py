@@ -1,0 +1,33 @@
+"""The `napledger` program: the language is chosen before the command line is built.
+
+Typer takes each `--help` text as the commands are declared, when `napledger.cli` is
+imported: choosing the language first makes `napledger --lang ru --help` Russian too.
+"""
+
+import os
+import sys
+
+
+def asked(argv: list[str]) -> str | None:
+    """`--lang X` as typed, before Typer reads it (NAPLEDGER_LANG is the option's envvar)."""
+    for at, word in enumerate(argv):
+        if word == "--":
+            break
+        if word == "--lang" and at + 1 < len(argv):
+            return argv[at + 1]
+        if word.startswith("--lang="):
+            return word.removeprefix("--lang=")
+    return os.environ.get("NAPLEDGER_LANG")
+
+
+def main() -> None:
+    from napledger.core.errors import NapError
+    from napledger.core.words import chosen, of_locale, use
+
+    try:
+        use(chosen(asked(sys.argv[1:])))
+    except NapError:  # an unknown language: Typer refuses it, in the locale's language
+        use(of_locale())
+    from napledger.cli import main as run
+
+    run()
