@@ -9,15 +9,17 @@ import sys
 
 
 def asked(argv: list[str]) -> str | None:
-    """`--lang X` as typed, before Typer reads it (NAPLEDGER_LANG is the option's envvar)."""
+    """`--lang X` as typed, before Typer reads it: the last one given, as Typer takes it
+    (NAPLEDGER_LANG is the option's envvar)."""
+    given = os.environ.get("NAPLEDGER_LANG")
     for at, word in enumerate(argv):
         if word == "--":
             break
         if word == "--lang" and at + 1 < len(argv):
-            return argv[at + 1]
-        if word.startswith("--lang="):
-            return word.removeprefix("--lang=")
-    return os.environ.get("NAPLEDGER_LANG")
+            given = argv[at + 1]
+        elif word.startswith("--lang="):
+            given = word.removeprefix("--lang=")
+    return given
 
 
 def main() -> None:

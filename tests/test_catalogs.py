@@ -15,16 +15,9 @@ from napledger.core import words
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCALE = ROOT / "napledger" / "locale"
-EXTRACT = [
-    sys.executable,
-    "-m",
-    "babel.messages.frontend",
-    "extract",
-    "-F",
-    "babel.cfg",
-    "-k",
-    "N_",
-]
+# As README (Languages) says: N_ marks a message, NC_ one with its context (a bid's name).
+EXTRACT = [sys.executable, "-m", "babel.messages.frontend", "extract", "-F", "babel.cfg"]
+EXTRACT += ["-k", "N_", "-k", "NC_:1c,2", "--no-location"]
 
 
 def read(path: Path, locale: str | None = None) -> Catalog:
@@ -91,5 +84,25 @@ def test_the_compiled_catalog_is_the_one_in_the_repository(lang: str) -> None:
             continue
         if isinstance(m.id, tuple):
             assert compiled.ngettext(m.id[0], m.id[1], 5) in m.string
+        elif m.context:
+            assert compiled.pgettext(m.context, m.id) == m.string
         else:
             assert compiled.gettext(m.id) == m.string
+
+
+def test_every_word_of_the_shipped_rule_files_is_in_the_catalog() -> None:
+    """A preset or book that says something new is marked in core/rules/texts.py."""
+    import tomllib
+
+    from napledger.core.rules import texts
+
+    rules = ROOT / "napledger" / "core" / "rules"
+    for path in sorted([*rules.glob("presets/*.toml"), *rules.glob("books/*.toml")]):
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        for key, marked in (("title", texts.TITLES), ("description", texts.DESCRIPTIONS)):
+            if key in data:
+                assert data[key] in marked, (path.name, key)
+        for reason in data.get("absent", {}).values():
+            assert reason in texts.ABSENT, (path.name, reason)
+        for bid in data.get("bids", []):
+            assert bid["name"] in texts.BIDS, (path.name, bid["name"])

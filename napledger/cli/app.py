@@ -229,6 +229,15 @@ def new(
             autocompletion=complete_session,
         ),
     ] = None,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang",
+            metavar="en|ru|pl",
+            parser=language_given,
+            help=_("The table's language, kept for its page and workbook."),
+        ),
+    ] = None,
 ) -> None:
     """Start a session and make it the current one."""
     from napledger.cli import render
@@ -240,7 +249,9 @@ def new(
     chip_value = parse_chip(chip, "--chip") if chip is not None else None
     names = [p for p in players.split(",") if p.strip()]
     with book(ctx) as tx:
-        board = tx.new_session(name, rules, names, chip_value, currency, dealer, carry_from)
+        board = tx.new_session(
+            name, rules, names, chip_value, currency, dealer, carry_from, asked_language(ctx, lang)
+        )
     render.started(board)
 
 
@@ -278,7 +289,9 @@ def use(
     """Make a session the current one."""
     with book(ctx) as tx:
         info = tx.use(session)
-    typer.echo(f"Current session: {info.name} (#{info.id})")
+    from napledger.store.messages import current
+
+    typer.echo(current(info.name, info.id))
 
 
 @app.command()
@@ -324,9 +337,9 @@ def counted(text: str) -> int:
     from napledger.core.numbers import whole
 
     try:
-        return whole(text, "it")
+        return whole(text, "")  # Typer names the option: the message starts at "wants"
     except NapError as error:  # a mistyped command line: a usage error, as Typer's own are
-        raise typer.BadParameter(str(error).removeprefix("it ")) from None
+        raise typer.BadParameter(str(error).lstrip(" :")) from None
 
 
 TricksOpt = Annotated[
@@ -340,7 +353,9 @@ def deal_number(text: str) -> int:
     number, dot, revision = text.strip().partition(".")
     if dot and number and revision.isascii() and revision.isdigit():
         raise typer.BadParameter(
-            f"{text.strip()} is deal {number} as corrected: give the deal's number, {number}"
+            _("{label} is deal {n} as corrected: give the deal's number, {n}").format(
+                label=text.strip(), n=number
+            )
         )
     return counted(text)
 
@@ -359,7 +374,8 @@ class Seen:
         """The version seen of deal `number`; naming another deal is a usage error."""
         if self.number != number:
             raise typer.BadParameter(
-                f"names deal {self.number}, not deal {number}", param_hint="--expect"
+                _("names deal {seen}, not deal {n}").format(seen=self.number, n=number),
+                param_hint="--expect",
             )
         return self.revision
 
@@ -544,11 +560,13 @@ def undo(
     session: SessionOpt = None,
 ) -> None:
     """Void the last deal (it stays in the record, marked voided)."""
+    from napledger.store.messages import voided
+
     change_and_show(
         ctx,
         session,
         lambda s: s.undo(expect.number, expect.revision) if expect else s.undo(),
-        lambda gone: f"Deal {gone.number} voided.",
+        lambda gone: voided(gone.number),
     )
 
 
@@ -560,10 +578,10 @@ def void(
     session: SessionOpt = None,
 ) -> None:
     """Void deal N; later deals are scored again (the pot may differ)."""
+    from napledger.store.messages import voided
+
     revision = expect.of(number) if expect else None
-    change_and_show(
-        ctx, session, lambda s: s.void(number, revision), lambda _: f"Deal {number} voided."
-    )
+    change_and_show(ctx, session, lambda s: s.void(number, revision), lambda _: voided(number))
 
 
 @app.command()
@@ -605,11 +623,13 @@ def join(
     session: SessionOpt = None,
 ) -> None:
     """Seat a player from the next deal."""
+    from napledger.store.messages import joins
+
     change_and_show(
         ctx,
         session,
         lambda s: s.join(player, after),
-        lambda n: f"{n.player} joins from the next deal.",
+        lambda n: joins(n.player),
     )
 
 
@@ -625,9 +645,9 @@ def leave(
     session: SessionOpt = None,
 ) -> None:
     """A player leaves the table from the next deal; their score stays."""
-    change_and_show(
-        ctx, session, lambda s: s.leave(player), lambda gone: f"{gone.player} leaves the table."
-    )
+    from napledger.store.messages import leaves
+
+    change_and_show(ctx, session, lambda s: s.leave(player), lambda gone: leaves(gone.player))
 
 
 @app.command()
@@ -650,6 +670,7 @@ def close(
     import sys
 
     from napledger.cli import render
+    from napledger.store.messages import stays_open
 
     plan = None
     if not yes and sys.stdin is not None and sys.stdin.isatty():
@@ -658,7 +679,7 @@ def close(
             plan = tx.session(session).close_plan(pot)
         # On stderr, as an error would be: `close > log` still shows the question.
         if not typer.confirm(render.close_question(plan), default=False, err=True):
-            typer.echo(f"{plan.session} stays open.")
+            typer.echo(stays_open(plan.session))
             return
     confirmed = plan
     render.closed(change(ctx, session, lambda s: s.close(pot, confirmed)))

@@ -11,6 +11,7 @@ import typer
 from typer.core import TyperGroup
 
 from napledger.core.errors import NapError
+from napledger.core.words import _
 
 
 def error_line(message: str) -> str:
@@ -40,9 +41,9 @@ class NapGroup(TyperGroup):
                 message = deal_hint(list(args) if args is not None else sys.argv[1:], message)
             fail(message, error.exit_code)
         except typer.Abort:
-            fail("stopped", 130)
+            fail(_("stopped"), 130)
         except KeyboardInterrupt:
-            fail("stopped", 130)
+            fail(_("stopped"), 130)
         except BrokenPipeError:  # `napledger hands | head`: the reader has gone, nothing to say
             sys.stderr.close()
             sys.exit(1)
@@ -50,7 +51,10 @@ class NapGroup(TyperGroup):
             if os.environ.get("NAPLEDGER_DEBUG"):
                 raise
             fail(
-                f"unexpected {type(error).__name__}: {error} (set NAPLEDGER_DEBUG=1 for details)", 1
+                _("unexpected {kind}: {error} (set NAPLEDGER_DEBUG=1 for details)").format(
+                    kind=type(error).__name__, error=error
+                ),
+                1,
             )
         code = result if isinstance(result, int) else 0
         if standalone_mode:
@@ -83,10 +87,10 @@ def deal_hint(words: list[str], message: str) -> str:
     line = hand_line(typed, all_bid_words())
     if line is None:
         return message
-    return (
-        f"{message.rstrip('.')}: a deal is recorded with `napledger {shlex.join(line)}` "
-        f"(or typed as `{shlex.join(typed)}` in `napledger play`)"
-    )
+    return _(
+        "{message}: a deal is recorded with `napledger {command}` "
+        "(or typed as `{typed}` in `napledger play`)"
+    ).format(message=message.rstrip("."), command=shlex.join(line), typed=shlex.join(typed))
 
 
 def all_bid_words() -> set[str]:

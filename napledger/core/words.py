@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import gettext
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
@@ -104,6 +104,25 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return _current.get().ngettext(singular, plural, n)
 
 
+def pgettext(context: str, message: str) -> str:
+    """A message whose English alone is ambiguous, told apart by `context` ("bid": `one`)."""
+    return _current.get().pgettext(context, message)
+
+
+def NC_(context: str, message: str) -> str:
+    """Mark a message with its context for the catalog (`pgettext` translates it)."""
+    return message
+
+
 def N_(message: str) -> str:
     """Mark a message for the catalog without translating it yet (it is translated where shown)."""
     return message
+
+
+def workbook_language(asked: str | None, kept: Iterable[str | None]) -> str:
+    """The language a workbook of these sessions is written in: the one asked for, else
+    the one every session keeps (`new --lang`), else the one this terminal speaks."""
+    if asked:
+        return asked
+    own = set(kept)
+    return own.pop() or language() if len(own) == 1 else language()
