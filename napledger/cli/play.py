@@ -121,7 +121,7 @@ class Loop:
         finally:
             for text in said.getvalue().splitlines(keepends=True):
                 if text.startswith("Error: "):
-                    said = _("line {n}: {error}").format(
+                    told = _("line {n}: {error}").format(
                         n=number, error=text.removeprefix("Error: ")
                     )
                     text = f"Error: {said}"
