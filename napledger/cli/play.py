@@ -124,7 +124,7 @@ class Loop:
                     told = _("line {n}: {error}").format(
                         n=number, error=text.removeprefix("Error: ")
                     )
-                    text = f"Error: {said}"
+                    text = f"Error: {told}"
                 sys.stderr.write(text)
 
     def handle(self, line: str) -> bool:
