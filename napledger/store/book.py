@@ -27,6 +27,7 @@ from napledger.core.rules import Deal, Rules, rules_from_dict, score_deal
 from napledger.core.rules.load import rules_to_dict
 from napledger.core.rules.model import fold
 from napledger.core.rules.scoring import close_transfers
+from napledger.core.rules.texts import game_name
 from napledger.core.seating import RosterChange, next_dealer
 from napledger.core.words import N_, _
 from napledger.store.db import duplicate_key, upsert
@@ -186,7 +187,7 @@ class Book:
         if not rules.min_players <= len(seating) <= rules.max_players:
             raise NapError(
                 _("{game} is for {least}-{most} players, not {count}").format(
-                    game=rules.name,
+                    game=game_name(rules),
                     least=rules.min_players,
                     most=rules.max_players,
                     count=len(seating),
@@ -580,7 +581,7 @@ class Book:
         if len(seating) >= rules.max_players:
             raise NapError(
                 _("{game} is for at most {most} players").format(
-                    game=rules.name, most=rules.max_players
+                    game=game_name(rules), most=rules.max_players
                 )
             )
         seat = seating.index(match_player(after, seating)) + 1 if after else len(seating)
@@ -608,7 +609,7 @@ class Book:
         if len(seating) <= rules.min_players:
             raise NapError(
                 _("{game} needs at least {least} players").format(
-                    game=rules.name, least=rules.min_players
+                    game=game_name(rules), least=rules.min_players
                 )
             )
         self._roster(

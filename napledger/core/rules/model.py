@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 
 from napledger.core.errors import DealError
 from napledger.core.numbers import is_whole
+from napledger.core.rules.texts import bid_name, game_name
+from napledger.core.words import _
 
 
 def fold(text: str) -> str:
@@ -124,12 +126,18 @@ class Rules:
             plain = [b for b in self.bids if not b.misere and b.tricks == int(text)]
             found = next((b for b in plain if self.enabled(b)), plain[0] if plain else None)
         if found is None:
-            names = ", ".join(b.name for b in self.enabled_bids)
-            raise DealError(f"unknown bid {text!r} in {self.name}; the bids are: {names}")
+            names = ", ".join(bid_name(b.name) for b in self.enabled_bids)
+            raise DealError(
+                _("unknown bid {bid!r} in {game}; the bids are: {bids}").format(
+                    bid=text, game=game_name(self), bids=names
+                )
+            )
         if not self.enabled(found):
             raise DealError(
-                f"the bid {found.name} is off in this session "
-                f"(start a session with --rule {found.toggle}=on to allow it)"
+                _(
+                    "the bid {bid} is off in this session "
+                    "(start a session with --rule {rule}=on to allow it)"
+                ).format(bid=bid_name(found.name), rule=found.toggle)
             )
         return found
 

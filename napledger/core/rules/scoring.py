@@ -9,7 +9,7 @@ from napledger.core.errors import DealError
 from napledger.core.ledger import POT, Transfer, postings
 from napledger.core.numbers import grouped
 from napledger.core.rules.model import Rules
-from napledger.core.rules.texts import bid_name, rule_text
+from napledger.core.rules.texts import bid_name, game_name, rule_text
 from napledger.core.words import N_, _, ngettext
 
 MAX_POT = 10**12
@@ -46,7 +46,10 @@ def check_deal(rules: Rules, deal: Deal) -> None:
     if not rules.min_players <= len(seated) <= rules.max_players:
         raise DealError(
             _("{game} is for {least}-{most} players, not {count}").format(
-                game=rules.name, least=rules.min_players, most=rules.max_players, count=len(seated)
+                game=game_name(rules),
+                least=rules.min_players,
+                most=rules.max_players,
+                count=len(seated),
             )
         )
     if deal.dealer not in seated:
@@ -67,7 +70,9 @@ def check_deal(rules: Rules, deal: Deal) -> None:
     no_peeping = rules.why_absent("peep_fee")
     if deal.peeps and no_peeping:
         raise DealError(
-            _("nobody peeps in {game}: {why}").format(game=rules.name, why=rule_text(no_peeping))
+            _("nobody peeps in {game}: {why}").format(
+                game=game_name(rules), why=rule_text(no_peeping)
+            )
         )
     for player in deal.peeps:
         must_be_dealt_in(player, N_("one who peeps"))
@@ -83,15 +88,17 @@ def check_deal(rules: Rules, deal: Deal) -> None:
         why = rules.why_absent("purchase_fee")
         if why:
             raise DealError(
-                _("nobody buys cards in {game}: {why}").format(game=rules.name, why=rule_text(why))
+                _("nobody buys cards in {game}: {why}").format(
+                    game=game_name(rules), why=rule_text(why)
+                )
             )
-        raise DealError(_("nobody buys cards in {game}").format(game=rules.name))
+        raise DealError(_("nobody buys cards in {game}").format(game=game_name(rules)))
     for player, cards in deal.buys:
         must_be_dealt_in(player, N_("one who buys cards"))
         if rules.buying == "bidder" and player != deal.bidder:
             raise DealError(
                 _("only the bidder buys cards in {game}, not {player}").format(
-                    game=rules.name, player=player
+                    game=game_name(rules), player=player
                 )
             )
         if not 1 <= cards <= rules.most_bought:

@@ -6,7 +6,12 @@ translated where they are shown. A table's own rule file is shown as it is writt
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from napledger.core.words import N_, NC_, _, pgettext
+
+if TYPE_CHECKING:
+    from napledger.core.rules.model import Rules
 
 TITLES = (
     N_("English Nap"),
@@ -50,6 +55,20 @@ BIDS = (
     NC_("bid", "six"),
     NC_("bid", "seven"),
 )
+
+
+# The presets' names, as a sentence names the game ("unknown bid 'x' in russian").
+GAMES = (
+    NC_("game", "classic"),
+    NC_("game", "seven-card"),
+    NC_("game", "russian"),
+)
+
+
+def game_name(rules: Rules) -> str:
+    """The game as an error names it: its rule file's name, in the language spoken where
+    the catalog has it (`russian` is «Наполеон» in Russian)."""
+    return pgettext("game", rules.name)
 
 
 def bid_name(name: str) -> str:
