@@ -36,7 +36,13 @@ def catalog(lang: str) -> gettext.NullTranslations:
     """The compiled catalog of one language (English: the source text itself)."""
     if lang == "en":
         return _english
-    return gettext.translation(DOMAIN, LOCALE_DIR, languages=[lang], fallback=True)
+    # The file itself, not gettext.translation(): that would search the locale's own
+    # variants (and import `locale`) on every start of a one-shot command.
+    try:
+        with (LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.mo").open("rb") as compiled:
+            return gettext.GNUTranslations(compiled)
+    except OSError:  # not compiled (a source tree never built): English, the source text
+        return _english
 
 
 def use(lang: str) -> None:
