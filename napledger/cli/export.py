@@ -27,27 +27,33 @@ def default_path(names: list[str], day: date | None = None) -> Path:
     return Path("exports") / file_name(names, day or date.today())
 
 
-@app.command()
+@app.command(
+    help=_(
+        "Write sessions to an .xlsx workbook: the evening's report, charts, deals and rules.\n\n"
+        "An existing file is never replaced silently: without -o the new workbook gets the next free name (NAME-2.xlsx, ...); with -o it is refused unless --force is given."
+    )
+)
 def export(
     ctx: typer.Context,
     sessions: Annotated[
         list[str] | None,
         typer.Argument(
             metavar="[S]...",
-            help="Session ids or names (default: the current one).",
+            help=_("Session ids or names (default: the current one)."),
             autocompletion=complete_session,
         ),
     ] = None,
-    all_: Annotated[bool, typer.Option("--all", help="Every session.")] = False,
+    all_: Annotated[bool, typer.Option("--all", help=_("Every session."))] = False,
     since: Annotated[
         str | None,
-        typer.Option(metavar="DATE", help="Sessions started on or after DATE (YYYY-MM-DD)."),
+        typer.Option(metavar="DATE", help=_("Sessions started on or after DATE (YYYY-MM-DD).")),
     ] = None,
     until: Annotated[
-        str | None, typer.Option(metavar="DATE", help="Sessions started on or before DATE.")
+        str | None, typer.Option(metavar="DATE", help=_("Sessions started on or before DATE."))
     ] = None,
     output: Annotated[
-        Path | None, typer.Option("--output", "-o", metavar="FILE", help="The .xlsx file to write.")
+        Path | None,
+        typer.Option("--output", "-o", metavar="FILE", help=_("The .xlsx file to write.")),
     ] = None,
     force: Annotated[
         bool, typer.Option("--force", help=_("Replace the file if it already exists."))
@@ -62,11 +68,6 @@ def export(
         ),
     ] = None,
 ) -> None:
-    """Write sessions to an .xlsx workbook: the evening's report, charts, deals and rules.
-
-    An existing file is never replaced silently: without -o the new workbook gets the
-    next free name (NAME-2.xlsx, ...); with -o it is refused unless --force is given.
-    """
     start, end = day_range(since, until)
     if sessions and all_:
         raise NapError(_("name sessions or give --all, not both"))

@@ -241,9 +241,10 @@ class Loop:
         return self.matches[state] if state < len(self.matches) else None
 
 
-@app.command()
+@app.command(
+    help=_("Table mode: type deals and commands line after line (`help` inside lists the forms).")
+)
 def play(ctx: typer.Context, session: SessionOpt = None) -> None:
-    """Table mode: type deals and commands line after line (`help` inside lists the forms)."""
     database = ctx.find_root().obj.database(ctx)  # opened once here, closed as `play` ends
     loop = Loop(ctx, session)
     database.before_commit.append(loop.saw)

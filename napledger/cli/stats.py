@@ -14,24 +14,29 @@ if TYPE_CHECKING:
     from napledger.core.tally import Figures, PlayerFigures
 
 
-@app.command()
+@app.command(
+    help=_("Lifetime figures per player: bids made and failed, chips and money, naps, treasure.")
+)
 def stats(
     ctx: typer.Context,
     player: Annotated[
         list[str] | None,
-        typer.Option("--player", "-p", metavar="PLAYER", help="Only this player; repeat."),
+        typer.Option("--player", "-p", metavar="PLAYER", help=_("Only this player; repeat.")),
     ] = None,
     since: Annotated[
         str | None,
-        typer.Option(metavar="DATE", help="Sessions started on or after this date (YYYY-MM-DD)."),
+        typer.Option(
+            metavar="DATE", help=_("Sessions started on or after this date (YYYY-MM-DD).")
+        ),
     ] = None,
     until: Annotated[
         str | None,
-        typer.Option(metavar="DATE", help="Sessions started on or before this date (YYYY-MM-DD)."),
+        typer.Option(
+            metavar="DATE", help=_("Sessions started on or before this date (YYYY-MM-DD).")
+        ),
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Lifetime figures per player: bids made and failed, chips and money, naps, treasure."""
     start, end = day_range(since, until)
     from napledger.core.names import match_player
 

@@ -6,11 +6,13 @@ import typer
 
 from napledger.cli.app import JsonOpt, app, book, emit_json
 from napledger.core.errors import NapError
+from napledger.core.words import _
 
 
-@app.command()
+@app.command(
+    help=_("Re-derive every deal from its record and rules; exit 1 if anything stored disagrees.")
+)
 def verify(ctx: typer.Context, as_json: JsonOpt = False) -> None:
-    """Re-derive every deal from its record and rules; exit 1 if anything stored disagrees."""
     from napledger.cli import render
 
     with book(ctx, write=False) as tx:

@@ -253,3 +253,31 @@ def test_a_session_keeps_the_language_it_was_started_in(nap, db_path):
     # `new --lang ru` also says its own lines in Russian.
     said = nap("new ещё --players Борис,Гена,Аня --variant russian --lang ru").stdout
     assert "Партия ещё (№4) начата: Наполеон" in said
+
+
+def test_help_is_translated_where_typer_takes_it(tmp_path):
+    """--help texts are declared as the app is built: the program chooses the language
+    before (napledger/start.py), so a fresh process says them in Russian or Polish."""
+    import os
+    import subprocess
+    import sys
+
+    environ = {**os.environ, "NAPLEDGER_DB": str(tmp_path / "x.db"), "COLUMNS": "120"}
+    said = subprocess.run(
+        [sys.executable, "-m", "napledger", "--lang", "ru", "--help"],
+        env=environ,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "Начать партию и сделать её текущей." in said
+    assert "Записать сыгранную сдачу" in said
+    environ["LANG"] = "pl_PL.UTF-8"
+    said = subprocess.run(
+        [sys.executable, "-m", "napledger", "hand", "--help"],
+        env=environ,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "Ile lew wziął deklarujący." in said
