@@ -66,14 +66,17 @@ def language_given(text: str) -> str:
         raise typer.BadParameter(str(error)) from None
 
 
+def lang_option(help: str, envvar: str | None = None) -> Any:
+    """A `--lang en|ru|pl` option: the root's, `new`'s (the session keeps it), `export`'s."""
+    return typer.Option(
+        "--lang", envvar=envvar, metavar="en|ru|pl", parser=language_given, help=help
+    )
+
+
 LangOpt = Annotated[
     str | None,
-    typer.Option(
-        "--lang",
-        envvar="NAPLEDGER_LANG",
-        metavar="en|ru|pl",
-        parser=language_given,
-        help=_("The language napledger speaks (default: the locale's, else English)."),
+    lang_option(
+        _("The language napledger speaks (default: the locale's, else English)."), "NAPLEDGER_LANG"
     ),
 ]
 
@@ -232,13 +235,7 @@ def new(
         ),
     ] = None,
     lang: Annotated[
-        str | None,
-        typer.Option(
-            "--lang",
-            metavar="en|ru|pl",
-            parser=language_given,
-            help=_("The table's language, kept for its page and workbook."),
-        ),
+        str | None, lang_option(_("The table's language, kept for its page and workbook."))
     ] = None,
 ) -> None:
     from napledger.cli import render

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from napledger.cli.app import app, asked_language, book, language_given, session_refs
+from napledger.cli.app import app, asked_language, book, lang_option, session_refs
 from napledger.cli.complete import complete_session
 from napledger.cli.dates import day_range
 from napledger.core.errors import NapError
@@ -60,11 +60,8 @@ def export(
     ] = False,
     lang: Annotated[
         str | None,
-        typer.Option(
-            "--lang",
-            metavar="en|ru|pl",
-            parser=language_given,
-            help=_("The workbook's language (default: the sessions' own, else the terminal's)."),
+        lang_option(
+            _("The workbook's language (default: the sessions' own, else the terminal's).")
         ),
     ] = None,
 ) -> None:
