@@ -36,6 +36,11 @@ def serve(
         ),
     ] = None,
 ) -> None:
+    from napledger.core.words import use
     from napledger.web.serve import serve as run
+
+    # The page speaks as each request asks (words.speaking); where none does, English, not
+    # whatever language this terminal happens to speak.
+    use("en")
 
     run(ctx.find_root().obj.db, session, lan, port, key, host)
