@@ -23,7 +23,7 @@ from napledger.core.rules import Deal, Rules
 from napledger.core.rules.scoring import describe, extras, outcome
 from napledger.core.rules.texts import bid_name, rule_text
 from napledger.core.seating import RosterChange
-from napledger.core.words import _, ngettext
+from napledger.core.words import _, ngettext, pgettext
 
 # The `--json` documents are the store's, so the page serves the very same ones.
 
@@ -182,7 +182,7 @@ def session_list(tables: Sequence[Scoreboard], current: int | None) -> None:
             str(row.id),
             esc(row.name),
             _("closed") if row.closed_at else _("open"),
-            row.variant,
+            pgettext("game", row.variant),
             str(t.hands),
             f"{row.created_at:%Y-%m-%d}",
             esc(", ".join(t.players)),

@@ -182,7 +182,7 @@ def render_stats(tally: "Figures", rows: "list[PlayerFigures]", filtered: bool) 
             str(s.bids.bids),
             str(s.bids.made),
             str(s.bids.failed),
-            "-" if pct is None else f"{pct}%",
+            "-" if pct is None else written(str(pct)) + "%",
             str(s.naps_made),
             str(s.treasure),
         )

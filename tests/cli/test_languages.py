@@ -96,7 +96,7 @@ def test_a_russian_evening_reads_in_russian(nap, russian):
     assert "\u22122\u00a0000,00" in board  # a loss of 20 chips of 100 ₽, as Russian writes it
     hands = nap("hands").stdout
     assert english_words(hands, EVENING) == [], hands
-    for said in ("сыграл (4 взятки)", "без", "сыграл (1 взятка)", "без (0 взяток)"):
+    for said in ("сыграно (4 взятки)", "без", "сыграно (1 взятка)", "без (0 взяток)"):
         assert said in hands
     assert "все спасовали" in hands and "Дима садится на место 5" in hands
     assert "Вера встаёт из-за стола" in hands and "отменена" in hands
@@ -191,7 +191,7 @@ def test_a_polish_evening_reads_in_polish(nap, polish):
     assert "5 rozdań" in board and "pula" in board and "zł" in board
     hands = nap("hands").stdout
     assert untranslated(hands, "pl", PL) == [], hands
-    for said in ("ugrana (5 lew)", "przegrana (2 lewy)", "Wojtek podejrzał", "Zofia trzy"):
+    for said in ("ugrana (5 lew)", "przegrana (2 lewy)", "Wojtek podgląda", "Zofia trzy"):
         assert said in hands
     settle = nap("settle").stdout
     assert untranslated(settle, "pl", PL) == [], settle

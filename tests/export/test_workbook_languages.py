@@ -65,7 +65,7 @@ def test_a_workbook_exported_with_lang_ru_is_russian(nap, tmp_path):
     assert "Проверка: сумма равна нулю" in summary and "Расчёт: 3 платежа" in summary
     assert any(t.startswith("Наполеон · фишка стоит 12,50\u00a0₽") for t in summary)
     deals = sheets["Сдачи"]
-    assert "сыграл (3 взятки)" in deals and "сыграл (1 взятка)" in deals
+    assert "сыграно (3 взятки)" in deals and "сыграно (1 взятка)" in deals
     assert "без (0 взяток)" in deals and "отменена" in deals and "наполеон" in deals
     wb = openpyxl.load_workbook(out)
     formats = {c.number_format for ws in wb.worksheets for row in ws.iter_rows() for c in row}
