@@ -281,3 +281,38 @@ def test_help_is_translated_where_typer_takes_it(tmp_path):
         check=True,
     ).stdout
     assert "Ile lew wziął deklarujący." in said
+
+
+@pytest.mark.parametrize(
+    ("lang", "split", "carry", "empty"),
+    [
+        (
+            "ru",
+            "Закрыть партию «пятница»? Новые сдачи записать будет нельзя; коробка (5 фишек) достаётся: "
+            "Борис +3, Гена +2",
+            "Закрыть партию «пятница»? Новые сдачи записать будет нельзя; коробка (1 фишка) переходит "
+            "в следующую партию",
+            "Закрыть партию «пятница»? Новые сдачи записать будет нельзя; коробка пуста",
+        ),
+        (
+            "pl",
+            "Zamknąć partię „pytanie”? Nie będzie można zapisać kolejnych rozdań; pula (5 żetonów) "
+            "przypada: Борис +3, Гена +2",
+            "Zamknąć partię „pytanie”? Nie będzie można zapisać kolejnych rozdań; pula (1 żeton) "
+            "przechodzi do następnej partii",
+            "Zamknąć partię „pytanie”? Nie będzie można zapisać kolejnych rozdań; pula jest pusta",
+        ),
+    ],
+)
+def test_close_asks_in_the_language_spoken(lang, split, carry, empty):
+    from napledger.core.ledger import POT, Transfer
+    from napledger.core.words import speaking
+    from napledger.store.messages import close_question
+    from napledger.store.views import ClosePlan
+
+    name = "пятница" if lang == "ru" else "pytanie"
+    shares = (Transfer(POT, "Борис", 3), Transfer(POT, "Гена", 2))
+    with speaking(lang):
+        assert close_question(ClosePlan(name, 5, "split", shares)) == split
+        assert close_question(ClosePlan(name, 1, "carry", ())) == carry
+        assert close_question(ClosePlan(name, 0, "split", ())) == empty
