@@ -1,3 +1,3 @@
-from napledger.cli import main
+from napledger.start import main
 
 main()

@@ -53,7 +53,20 @@ def db_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("COLUMNS", "120")
     monkeypatch.delenv("NAPLEDGER_DEBUG", raising=False)
     monkeypatch.delenv("NAPLEDGER_SESSION", raising=False)
+    # English unless a test asks for another language (a developer's own locale never leaks in).
+    for variable in ("NAPLEDGER_LANG", "LC_ALL", "LC_MESSAGES", "LANGUAGE"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
     return path
+
+
+@pytest.fixture(autouse=True)
+def english_after() -> Iterator[None]:
+    """A test that spoke Russian or Polish in this process leaves English behind it."""
+    yield
+    from napledger.core.words import use
+
+    use("en")
 
 
 POSTGRES = os.environ.get("NAPLEDGER_TEST_POSTGRES")

@@ -14,6 +14,8 @@ import typer
 from napledger.cli.complete import complete_bid, complete_player, complete_pot, complete_session
 from napledger.cli.errors import NapGroup
 from napledger.core.errors import NapError
+from napledger.core.words import _, checked, chosen
+from napledger.core.words import use as speak
 
 if TYPE_CHECKING:
     from contextlib import AbstractContextManager
@@ -26,7 +28,7 @@ T = TypeVar("T")
 
 app = typer.Typer(
     cls=NapGroup,
-    help="Score and money ledger for Napoleon (Nap) at a real table.",
+    help=_("Score and money ledger for Napoleon (Nap) at a real table."),
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     # Typer's own --install-completion; the completions come from cli/complete.py.
@@ -38,7 +40,7 @@ app = typer.Typer(
 DbOpt = Annotated[
     str | None,
     typer.Option(
-        "--db", envvar="NAPLEDGER_DB", metavar="PATH|URL", help="SQLite file or database URL."
+        "--db", envvar="NAPLEDGER_DB", metavar="PATH|URL", help=_("SQLite file or database URL.")
     ),
 ]
 # A club's tables share one database, and so its "current session": each table names its own.
@@ -49,11 +51,34 @@ SessionOpt = Annotated[
         "-s",
         envvar="NAPLEDGER_SESSION",
         metavar="S",
-        help="Session id or name (default: current).",
+        help=_("Session id or name (default: current)."),
         autocompletion=complete_session,
     ),
 ]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help=_("Print one JSON document."))]
+
+
+def language_given(text: str) -> str:
+    """A language named on the command line (or in NAPLEDGER_LANG): en, ru or pl."""
+    try:
+        return checked(text)
+    except NapError as error:  # a mistyped command line: a usage error, as Typer's own are
+        raise typer.BadParameter(str(error)) from None
+
+
+def lang_option(help: str, envvar: str | None = None) -> Any:
+    """A `--lang en|ru|pl` option: the root's, `new`'s (the session keeps it), `export`'s."""
+    return typer.Option(
+        "--lang", envvar=envvar, metavar="en|ru|pl", parser=language_given, help=help
+    )
+
+
+LangOpt = Annotated[
+    str | None,
+    lang_option(
+        _("The language napledger speaks (default: the locale's, else English)."), "NAPLEDGER_LANG"
+    ),
+]
 
 
 class Run:
@@ -63,8 +88,9 @@ class Run:
     `Run` to every line, so an evening keeps one database (and its engine) open.
     """
 
-    def __init__(self, db: str | None) -> None:
+    def __init__(self, db: str | None, lang: str | None = None) -> None:
         self.db = db
+        self.lang = lang  # the language asked for (--lang, NAPLEDGER_LANG), else None
         self._database: Database | None = None
 
     def database(self, ctx: typer.Context) -> "Database":
@@ -82,10 +108,23 @@ class Run:
 
 
 @app.callback()
-def root(ctx: typer.Context, db: DbOpt = None) -> None:
+def root(ctx: typer.Context, db: DbOpt = None, lang: LangOpt = None) -> None:
     # `play` passes each line the run of its evening, unless the line names another database.
     if not isinstance(ctx.obj, Run) or (db is not None and db != ctx.obj.db):
-        ctx.obj = Run(db)
+        ctx.obj = Run(db, lang)
+    elif lang is not None:
+        ctx.obj.lang = lang
+    speak(chosen(ctx.obj.lang))
+
+
+def asked_language(ctx: typer.Context, own: str | None = None) -> str | None:
+    """The language this command was asked to speak: its own `--lang`, else the root's
+    (or NAPLEDGER_LANG); None where only the locale speaks."""
+    if own is not None:
+        speak(own)
+        return own
+    run = ctx.find_root().obj
+    return run.lang if isinstance(run, Run) else None
 
 
 def book(ctx: typer.Context, write: bool = True) -> "AbstractContextManager[Transaction]":
@@ -132,13 +171,12 @@ def emit_json(data: Any) -> None:
 # --- rules ----------------------------------------------------------------------
 
 
-@app.command()
+@app.command(help=_("List the presets, or show one variant's stake table and settings."))
 def variants(
     name: Annotated[
-        str | None, typer.Argument(metavar="[NAME]", help="A preset or a .toml file.")
+        str | None, typer.Argument(metavar="[NAME]", help=_("A preset or a .toml file."))
     ] = None,
 ) -> None:
-    """List the presets, or show one variant's stake table and settings."""
     from napledger.core.rules import list_presets, load_preset, load_rules
 
     if name is None:
@@ -154,47 +192,52 @@ def variants(
 # --- sessions -------------------------------------------------------------------
 
 
-@app.command()
+@app.command(help=_("Start a session and make it the current one."))
 def new(
     ctx: typer.Context,
     name: Annotated[
-        str, typer.Argument(metavar="NAME", help="A name for the session, e.g. friday-12-dec.")
+        str, typer.Argument(metavar="NAME", help=_("A name for the session, e.g. friday-12-dec."))
     ],
     players: Annotated[
         str,
-        typer.Option("--players", "-p", metavar="A,B,C", help="Seated players in clockwise order."),
+        typer.Option(
+            "--players", "-p", metavar="A,B,C", help=_("Seated players in clockwise order.")
+        ),
     ],
     variant: Annotated[
-        str, typer.Option(metavar="NAME|FILE", help="classic, seven-card, russian, or FILE.toml")
+        str, typer.Option(metavar="NAME|FILE", help=_("classic, seven-card, russian, or FILE.toml"))
     ] = "classic",
     rule: Annotated[
         list[str] | None,
-        typer.Option("--rule", "-r", metavar="KEY=VALUE", help="A rule setting; repeat."),
+        typer.Option("--rule", "-r", metavar="KEY=VALUE", help=_("A rule setting; repeat.")),
     ] = None,
     chip: Annotated[
         str | None,
         typer.Option(
-            metavar="AMOUNT", help="Money one chip is worth (default 1, or the carried pot's)."
+            metavar="AMOUNT", help=_("Money one chip is worth (default 1, or the carried pot's).")
         ),
     ] = None,
     currency: Annotated[
-        str | None, typer.Option(metavar="CODE", help="Currency code shown with money, e.g. GBP.")
+        str | None,
+        typer.Option(metavar="CODE", help=_("Currency code shown with money, e.g. GBP.")),
     ] = None,
     dealer: Annotated[
         str | None,
-        typer.Option(metavar="PLAYER", help="Who deals first (default: the first player)."),
+        typer.Option(metavar="PLAYER", help=_("Who deals first (default: the first player).")),
     ] = None,
     carry_from: Annotated[
         str | None,
         typer.Option(
             "--carry-from",
             metavar="S",
-            help="Open with the pot a closed session carried.",
+            help=_("Open with the pot a closed session carried."),
             autocompletion=complete_session,
         ),
     ] = None,
+    lang: Annotated[
+        str | None, lang_option(_("The table's language, kept for its page and workbook."))
+    ] = None,
 ) -> None:
-    """Start a session and make it the current one."""
     from napledger.cli import render
     from napledger.core.money import chip_value as parse_chip
     from napledger.core.rules import load_rules
@@ -204,13 +247,14 @@ def new(
     chip_value = parse_chip(chip, "--chip") if chip is not None else None
     names = [p for p in players.split(",") if p.strip()]
     with book(ctx) as tx:
-        board = tx.new_session(name, rules, names, chip_value, currency, dealer, carry_from)
+        board = tx.new_session(
+            name, rules, names, chip_value, currency, dealer, carry_from, asked_language(ctx, lang)
+        )
     render.started(board)
 
 
-@app.command()
+@app.command(help=_("List the sessions in the database."))
 def sessions(ctx: typer.Context, as_json: JsonOpt = False) -> None:
-    """List the sessions in the database."""
     from napledger.cli import render
     from napledger.store import documents
 
@@ -231,23 +275,23 @@ def sessions(ctx: typer.Context, as_json: JsonOpt = False) -> None:
         render.session_list(boards, current)
 
 
-@app.command()
+@app.command(help=_("Make a session the current one."))
 def use(
     ctx: typer.Context,
     session: Annotated[
         str,
-        typer.Argument(metavar="S", help="Session id or name.", autocompletion=complete_session),
+        typer.Argument(metavar="S", help=_("Session id or name."), autocompletion=complete_session),
     ],
 ) -> None:
-    """Make a session the current one."""
     with book(ctx) as tx:
         info = tx.use(session)
-    typer.echo(f"Current session: {info.name} (#{info.id})")
+    from napledger.store.messages import current
+
+    typer.echo(current(info.name, info.id))
 
 
-@app.command()
+@app.command(help=_("The scoreboard: every player's chips and money, and the pot."))
 def table(ctx: typer.Context, session: SessionOpt = None, as_json: JsonOpt = False) -> None:
-    """The scoreboard: every player's chips and money, and the pot."""
     from napledger.cli import render
     from napledger.store import documents
 
@@ -259,9 +303,8 @@ def table(ctx: typer.Context, session: SessionOpt = None, as_json: JsonOpt = Fal
         render.scoreboard(t)
 
 
-@app.command()
+@app.command(help=_("Every deal of a session and what it paid."))
 def hands(ctx: typer.Context, session: SessionOpt = None, as_json: JsonOpt = False) -> None:
-    """Every deal of a session and what it paid."""
     from napledger.cli import render
     from napledger.store import documents
 
@@ -278,7 +321,7 @@ def hands(ctx: typer.Context, session: SessionOpt = None, as_json: JsonOpt = Fal
 ByOpt = Annotated[
     str | None,
     typer.Option(
-        "--by", "-b", metavar="PLAYER", help="The bidder.", autocompletion=complete_player
+        "--by", "-b", metavar="PLAYER", help=_("The bidder."), autocompletion=complete_player
     ),
 ]
 
@@ -288,14 +331,14 @@ def counted(text: str) -> int:
     from napledger.core.numbers import whole
 
     try:
-        return whole(text, "it")
+        return whole(text, "")  # Typer names the option: the message starts at "wants"
     except NapError as error:  # a mistyped command line: a usage error, as Typer's own are
-        raise typer.BadParameter(str(error).removeprefix("it ")) from None
+        raise typer.BadParameter(str(error).lstrip(" :")) from None
 
 
 TricksOpt = Annotated[
     int | None,
-    typer.Option("--tricks", "-t", metavar="N", help="Tricks the bidder took.", parser=counted),
+    typer.Option("--tricks", "-t", metavar="N", help=_("Tricks the bidder took."), parser=counted),
 ]
 
 
@@ -304,12 +347,16 @@ def deal_number(text: str) -> int:
     number, dot, revision = text.strip().partition(".")
     if dot and number and revision.isascii() and revision.isdigit():
         raise typer.BadParameter(
-            f"{text.strip()} is deal {number} as corrected: give the deal's number, {number}"
+            _("{label} is deal {n} as corrected: give the deal's number, {n}").format(
+                label=text.strip(), n=number
+            )
         )
     return counted(text)
 
 
-DealNumberArg = Annotated[int, typer.Argument(metavar="N", help="Deal number.", parser=deal_number)]
+DealNumberArg = Annotated[
+    int, typer.Argument(metavar="N", help=_("Deal number."), parser=deal_number)
+]
 
 
 @dataclass(frozen=True)
@@ -323,7 +370,8 @@ class Seen:
         """The version seen of deal `number`; naming another deal is a usage error."""
         if self.number != number:
             raise typer.BadParameter(
-                f"names deal {self.number}, not deal {number}", param_hint="--expect"
+                _("names deal {seen}, not deal {n}").format(seen=self.number, n=number),
+                param_hint="--expect",
             )
         return self.revision
 
@@ -339,8 +387,10 @@ ExpectNumberOpt = Annotated[
         "--expect",
         metavar="N",
         parser=counted,
-        help="Only as deal N, the number shown: deal N already this deal is told again, not "
-        "added; another deal N is refused.",
+        help=_(
+            "Only as deal N, the number shown: deal N already this deal is told again, not "
+            "added; another deal N is refused."
+        ),
     ),
 ]
 ExpectSeenOpt = Annotated[
@@ -349,18 +399,20 @@ ExpectSeenOpt = Annotated[
         "--expect",
         metavar="N[.R]",
         parser=seen,
-        help="Only if the deal is still the version shown (27, 27.2): done already is told "
-        "again; changed since is refused.",
+        help=_(
+            "Only if the deal is still the version shown (27, 27.2): done already is told "
+            "again; changed since is refused."
+        ),
     ),
 ]
-MadeOpt = Annotated[bool, typer.Option("--made", help="The bid was made.")]
-FailedOpt = Annotated[bool, typer.Option("--failed", help="The bid failed.")]
+MadeOpt = Annotated[bool, typer.Option("--made", help=_("The bid was made."))]
+FailedOpt = Annotated[bool, typer.Option("--failed", help=_("The bid failed."))]
 RevokeOpt = Annotated[
     str | None,
     typer.Option(
         "--revoke",
         metavar="PLAYER",
-        help="Who revoked (renonce).",
+        help=_("Who revoked (renonce)."),
         autocompletion=complete_player,
     ),
 ]
@@ -369,7 +421,7 @@ DealerOpt = Annotated[
     typer.Option(
         "--dealer",
         metavar="PLAYER",
-        help="Who dealt (default: by rotation).",
+        help=_("Who dealt (default: by rotation)."),
         autocompletion=complete_player,
     ),
 ]
@@ -378,7 +430,7 @@ PeepOpt = Annotated[
     typer.Option(
         "--peep",
         metavar="PLAYER",
-        help="A player who peeped; repeat.",
+        help=_("A player who peeped; repeat."),
         autocompletion=complete_player,
     ),
 ]
@@ -387,16 +439,16 @@ BuyOpt = Annotated[
     typer.Option(
         "--buy",
         metavar="PLAYER=N",
-        help="Cards a player bought; repeat.",
+        help=_("Cards a player bought; repeat."),
         autocompletion=complete_player,
     ),
 ]
 NoteOpt = Annotated[
     str | None,
-    typer.Option("--note", metavar="TEXT", help='A few words to remember (amend: "" clears).'),
+    typer.Option("--note", metavar="TEXT", help=_('A few words to remember (amend: "" clears).')),
 ]
-NoPeepsOpt = Annotated[bool, typer.Option("--no-peeps", help="Nobody peeped after all.")]
-NoBuysOpt = Annotated[bool, typer.Option("--no-buys", help="Nobody bought cards after all.")]
+NoPeepsOpt = Annotated[bool, typer.Option("--no-peeps", help=_("Nobody peeped after all."))]
+NoBuysOpt = Annotated[bool, typer.Option("--no-buys", help=_("Nobody bought cards after all."))]
 
 # The one definition of what `hand`, `pass` and `amend` take about a deal: each command
 # names the options it offers, and receives them as one `DealOptions`.
@@ -455,21 +507,20 @@ def deal_options(*names: str) -> Callable[[Callable[..., None]], Callable[..., N
     return decorate
 
 
-@app.command()
+@app.command(help=_("Record a played deal: the bid, the bidder and the outcome (or a revoke)."))
 @deal_options("by", "tricks", "made", "failed", "revoke", "dealer", "peep", "buy", "note")
 def hand(
     ctx: typer.Context,
     bid: Annotated[
         str,
         typer.Argument(
-            metavar="BID", help="The bid: nap, misere, 3, ...", autocompletion=complete_bid
+            metavar="BID", help=_("The bid: nap, misere, 3, ..."), autocompletion=complete_bid
         ),
     ],
     options: "DealOptions",
     expect: ExpectNumberOpt = None,
     session: SessionOpt = None,
 ) -> None:
-    """Record a played deal: the bid, the bidder and the outcome (or a revoke)."""
     from dataclasses import replace
 
     from napledger.cli import render
@@ -478,7 +529,9 @@ def hand(
     render.after_deal(done)
 
 
-@app.command("pass")
+@app.command(
+    "pass", help=_("Record a passed-out deal: only antes and fees are paid, the deal moves on.")
+)
 @deal_options("dealer", "peep", "buy", "note")
 def pass_(
     ctx: typer.Context,
@@ -486,13 +539,12 @@ def pass_(
     expect: ExpectNumberOpt = None,
     session: SessionOpt = None,
 ) -> None:
-    """Record a passed-out deal: only antes and fees are paid, the deal moves on."""
     from napledger.cli import render
 
     render.after_deal(change(ctx, session, lambda s: s.pass_(options, expect)))
 
 
-@app.command()
+@app.command(help=_("Void the last deal (it stays in the record, marked voided)."))
 def undo(
     ctx: typer.Context,
     expect: Annotated[
@@ -501,36 +553,38 @@ def undo(
             "--expect",
             metavar="N[.R]",
             parser=seen,
-            help="Only if the last deal is still deal N (version R) as shown: voided already "
-            "is told again; another last deal is refused.",
+            help=_(
+                "Only if the last deal is still deal N (version R) as shown: voided already "
+                "is told again; another last deal is refused."
+            ),
         ),
     ] = None,
     session: SessionOpt = None,
 ) -> None:
-    """Void the last deal (it stays in the record, marked voided)."""
+    from napledger.store.messages import voided
+
     change_and_show(
         ctx,
         session,
         lambda s: s.undo(expect.number, expect.revision) if expect else s.undo(),
-        lambda gone: f"Deal {gone.number} voided.",
+        lambda gone: voided(gone.number),
     )
 
 
-@app.command()
+@app.command(help=_("Void deal N; later deals are scored again (the pot may differ)."))
 def void(
     ctx: typer.Context,
     number: DealNumberArg,
     expect: ExpectSeenOpt = None,
     session: SessionOpt = None,
 ) -> None:
-    """Void deal N; later deals are scored again (the pot may differ)."""
+    from napledger.store.messages import voided
+
     revision = expect.of(number) if expect else None
-    change_and_show(
-        ctx, session, lambda s: s.void(number, revision), lambda _: f"Deal {number} voided."
-    )
+    change_and_show(ctx, session, lambda s: s.void(number, revision), lambda _: voided(number))
 
 
-@app.command()
+@app.command(help=_("Correct deal N: what you give replaces what was recorded; the rest stays."))
 @deal_options(*DEAL_OPTIONS)
 def amend(
     ctx: typer.Context,
@@ -538,12 +592,13 @@ def amend(
     options: "DealOptions",
     bid: Annotated[
         str | None,
-        typer.Argument(metavar="[BID]", help="A new bid, or `pass`.", autocompletion=complete_bid),
+        typer.Argument(
+            metavar="[BID]", help=_("A new bid, or `pass`."), autocompletion=complete_bid
+        ),
     ] = None,
     expect: ExpectSeenOpt = None,
     session: SessionOpt = None,
 ) -> None:
-    """Correct deal N: what you give replaces what was recorded; the rest stays."""
     from dataclasses import replace
 
     from napledger.cli import render
@@ -554,66 +609,66 @@ def amend(
     )
 
 
-@app.command()
+@app.command(help=_("Seat a player from the next deal."))
 def join(
     ctx: typer.Context,
-    player: Annotated[str, typer.Argument(metavar="PLAYER", help="The player who sits down.")],
+    player: Annotated[str, typer.Argument(metavar="PLAYER", help=_("The player who sits down."))],
     after: Annotated[
         str | None,
         typer.Option(
             metavar="PLAYER",
-            help="Sit after this player (default: last seat).",
+            help=_("Sit after this player (default: last seat)."),
             autocompletion=complete_player,
         ),
     ] = None,
     session: SessionOpt = None,
 ) -> None:
-    """Seat a player from the next deal."""
+    from napledger.store.messages import joins
+
     change_and_show(
         ctx,
         session,
         lambda s: s.join(player, after),
-        lambda n: f"{n.player} joins from the next deal.",
+        lambda n: joins(n.player),
     )
 
 
-@app.command()
+@app.command(help=_("A player leaves the table from the next deal; their score stays."))
 def leave(
     ctx: typer.Context,
     player: Annotated[
         str,
         typer.Argument(
-            metavar="PLAYER", help="The player who stands up.", autocompletion=complete_player
+            metavar="PLAYER", help=_("The player who stands up."), autocompletion=complete_player
         ),
     ],
     session: SessionOpt = None,
 ) -> None:
-    """A player leaves the table from the next deal; their score stays."""
-    change_and_show(
-        ctx, session, lambda s: s.leave(player), lambda gone: f"{gone.player} leaves the table."
-    )
+    from napledger.store.messages import leaves
+
+    change_and_show(ctx, session, lambda s: s.leave(player), lambda gone: leaves(gone.player))
 
 
-@app.command()
+@app.command(help=_("Close a session and decide what happens to the pot (`reopen` takes it back)."))
 def close(
     ctx: typer.Context,
     pot: Annotated[
         str,
         typer.Option(
             metavar="split|carry|PLAYER",
-            help="split (default), carry, or a player who takes it.",
+            help=_("split (default), carry, or a player who takes it."),
             autocompletion=complete_pot,
         ),
     ] = "split",
     yes: Annotated[
-        bool, typer.Option("--yes", "-y", help="Do not ask first (only a terminal asks).")
+        bool, typer.Option("--yes", "-y", help=_("Do not ask first (only a terminal asks)."))
     ] = False,
     session: SessionOpt = None,
 ) -> None:
-    """Close a session and decide what happens to the pot (`reopen` takes it back)."""
     import sys
 
     from napledger.cli import render
+    from napledger.store.messages import stays_open
 
     plan = None
     if not yes and sys.stdin is not None and sys.stdin.isatty():
@@ -622,15 +677,14 @@ def close(
             plan = tx.session(session).close_plan(pot)
         # On stderr, as an error would be: `close > log` still shows the question.
         if not typer.confirm(render.close_question(plan), default=False, err=True):
-            typer.echo(f"{plan.session} stays open.")
+            typer.echo(stays_open(plan.session))
             return
     confirmed = plan
     render.closed(change(ctx, session, lambda s: s.close(pot, confirmed)))
 
 
-@app.command()
+@app.command(help=_("Take back a close made by mistake: it stays in the record, voided."))
 def reopen(ctx: typer.Context, session: SessionOpt = None) -> None:
-    """Take back a close made by mistake: it stays in the record, voided."""
     from napledger.cli import render
     from napledger.store.messages import reopened
 

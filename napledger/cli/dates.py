@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, time, timedelta
 
 from napledger.core.errors import NapError
+from napledger.core.words import _
 
 # The days whose bounds can be counted in any time zone: a day's start or end must stay
 # inside the years 1 to 9999 that Python's dates hold.
@@ -17,11 +18,17 @@ def parse_day(text: str | None, option: str) -> date | None:
     try:
         day = date.fromisoformat(text.strip())
     except ValueError:
-        raise NapError(f"{option} wants a date like 2026-03-01, not {text!r}") from None
+        raise NapError(
+            _("{option} wants a date like 2026-03-01, not {text!r}").format(
+                option=option, text=text
+            )
+        ) from None
     if not FIRST_DAY <= day <= LAST_DAY:
         raise NapError(
-            f"{option} {day} is outside the days napledger can count ({FIRST_DAY} to "
-            f"{LAST_DAY}); leave {option} out for no limit"
+            _(
+                "{option} {day} is outside the days napledger can count ({first} to {last}); "
+                "leave {option} out for no limit"
+            ).format(option=option, day=day, first=FIRST_DAY, last=LAST_DAY)
         )
     return day
 
@@ -35,7 +42,7 @@ def day_range(since: str | None, until: str | None) -> tuple[datetime | None, da
     """The instants [start, end) that sessions started on `since` … `until` (inclusive) fall in."""
     first, last = parse_day(since, "--since"), parse_day(until, "--until")
     if first and last and first > last:
-        raise NapError(f"--since {first} is after --until {last}")
+        raise NapError(_("--since {first} is after --until {last}").format(first=first, last=last))
     return (
         local_midnight(first) if first else None,
         local_midnight(last + timedelta(days=1)) if last else None,

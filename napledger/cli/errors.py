@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -11,6 +12,7 @@ import typer
 from typer.core import TyperGroup
 
 from napledger.core.errors import NapError
+from napledger.core.words import N_, _, language
 
 
 def error_line(message: str) -> str:
@@ -46,13 +48,15 @@ class NapGroup(TyperGroup):
             message = error.format_message()
             if not message.strip():  # a bare `napledger`: Typer's Rich help is already shown
                 sys.exit(error.exit_code)
+            shown = in_our_words(error)
             if error.exit_code == 2:  # a mistyped command line: perhaps a short-form deal
-                message = deal_hint(list(args) if args is not None else sys.argv[1:], message)
-            fail(message, error.exit_code)
+                typed = list(args) if args is not None else sys.argv[1:]
+                shown = deal_hint(typed, message, shown)
+            fail(shown, error.exit_code)
         except typer.Abort:
-            fail("stopped", 130)
+            fail(_("stopped"), 130)
         except KeyboardInterrupt:
-            fail("stopped", 130)
+            fail(_("stopped"), 130)
         except BrokenPipeError:  # `napledger hands | head`: the reader has gone, nothing to say
             sys.stderr.close()
             sys.exit(1)
@@ -60,7 +64,10 @@ class NapGroup(TyperGroup):
             if os.environ.get("NAPLEDGER_DEBUG"):
                 raise
             fail(
-                f"unexpected {type(error).__name__}: {error} (set NAPLEDGER_DEBUG=1 for details)", 1
+                _("unexpected {kind}: {error} (set NAPLEDGER_DEBUG=1 for details)").format(
+                    kind=type(error).__name__, error=error
+                ),
+                1,
             )
         code = result if isinstance(result, int) else 0
         if standalone_mode:
@@ -74,27 +81,82 @@ def fail(message: str, code: int) -> None:
     sys.exit(code)
 
 
-def deal_hint(words: list[str], message: str) -> str:
+def deal_hint(words: list[str], message: str, shown: str | None = None) -> str:
     """A usage error, pointed at `hand` when what was typed is a deal in `play`'s short form.
 
-    (`napledger nap ann 5` or `napledger hand nap ann 5`.)
+    (`napledger nap ann 5` or `napledger hand nap ann 5`.) `message` is Click's, `shown` the
+    same in the language spoken.
     """
+    shown = message if shown is None else shown
     from napledger.cli.shortforms import hand_line
 
     while words and words[0].startswith("-"):  # the root options, such as --db PATH
         words = words[1 if "=" in words[0] else 2 :]
     typed = words[1:] if words[:1] == ["hand"] else words
     if not typed or not (message.startswith("No such command") or words[:1] == ["hand"]):
-        return message
+        return shown
     if "Did you mean" in message:  # a misspelt command (`hnad`, `ammend`), not a deal
-        return message
+        return shown
     line = hand_line(typed, all_bid_words())
     if line is None:
-        return message
-    return (
-        f"{message.rstrip('.')}: a deal is recorded with `napledger {shell_words(line)}` "
-        f"(or typed as `{shell_words(typed)}` in `napledger play`)"
-    )
+        return shown
+    return _(
+        "{message}: a deal is recorded with `napledger {command}` "
+        "(or typed as `{typed}` in `napledger play`)"
+    ).format(message=shown.rstrip("."), command=shell_words(line), typed=shell_words(typed))
+
+
+# Click's usage errors (those of Typer's own copy of Click, whose classes are private) as
+# Click words them, read back to be said in the language spoken; one not known here is
+# shown as Click says it.
+USAGE_ERRORS = [
+    (
+        re.compile(r"No such command (?P<name>'.*')\.(?: Did you mean (?P<near>.*)\?)?"),
+        N_("No such command {name}."),
+    ),
+    (
+        re.compile(r"No such option:? (?P<name>.+?)\.?(?: \(Possible options: (?P<near>.*)\))?"),
+        N_("No such option {name}."),
+    ),
+    (
+        re.compile(r"Option (?P<name>'.*') requires an argument\."),
+        N_("Option {name} needs a value."),
+    ),
+    (re.compile(r"Missing argument (?P<name>.*)\."), N_("Missing argument {name}.")),
+    (re.compile(r"Missing option (?P<name>.*)\."), N_("Missing option {name}.")),
+    (re.compile(r"Missing parameter:? (?P<name>.*?)\.?"), N_("Missing parameter {name}.")),
+    (
+        re.compile(
+            r"Invalid value for (?P<name>.*?)(?: \(env var: (?P<env>'[^']*')\))?: (?P<message>.*)",
+            re.S,
+        ),
+        N_("Invalid value for {name}: {message}"),
+    ),
+    (re.compile(r"Invalid value: (?P<message>.*)", re.S), N_("Invalid value: {message}")),
+    (
+        re.compile(r"Got unexpected extra argument(?:s|\(s\))? \((?P<args>.*)\)", re.S),
+        N_("Got unexpected extra words: {args}"),
+    ),
+]
+
+
+def in_our_words(error: typer.TyperException) -> str:
+    """A usage error of Click's in the language spoken (English: exactly as Click says it)."""
+    told = error.format_message()
+    if language() == "en":
+        return told
+    for pattern, message in USAGE_ERRORS:
+        found = pattern.fullmatch(told)
+        if found is None:
+            continue
+        parts = found.groupdict()
+        if parts.get("env"):
+            parts["name"] += " " + _("(env var: {name})").format(name=parts["env"])
+        said = _(message).format(**parts)
+        if parts.get("near"):
+            said += " " + _("Did you mean {near}?").format(near=parts["near"])
+        return said
+    return told
 
 
 def shell_words(words: list[str]) -> str:

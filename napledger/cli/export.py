@@ -3,14 +3,20 @@
 import sys
 from datetime import date
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from napledger.cli.app import app, book, session_refs
+from napledger.cli.app import app, asked_language, book, lang_option, session_refs
 from napledger.cli.complete import complete_session
 from napledger.cli.dates import day_range
 from napledger.core.errors import NapError
+from napledger.core.words import _, ngettext, speaking, workbook_language
+
+if TYPE_CHECKING:
+    from napledger.export.data import SessionExport
+    from napledger.store.api import Transaction
+    from napledger.store.views import SessionInfo
 
 PROGRESS_FROM = 2_000  # deals; a smaller export is done before a bar would be drawn
 
@@ -33,70 +39,93 @@ def bar_wanted(deals: int) -> bool:
     return console.is_terminal
 
 
-@app.command()
+@app.command(
+    help=_(
+        "Write sessions to an .xlsx workbook: the evening's report, charts, deals and rules.\n\n"
+        "An existing file is never replaced silently: without -o the new workbook gets the next free name (NAME-2.xlsx, ...); with -o it is refused unless --force is given."
+    )
+)
 def export(
     ctx: typer.Context,
     sessions: Annotated[
         list[str] | None,
         typer.Argument(
             metavar="[S]...",
-            help="Session ids or names (default: the current one).",
+            help=_("Session ids or names (default: the current one)."),
             autocompletion=complete_session,
         ),
     ] = None,
-    all_: Annotated[bool, typer.Option("--all", help="Every session.")] = False,
+    all_: Annotated[bool, typer.Option("--all", help=_("Every session."))] = False,
     since: Annotated[
         str | None,
-        typer.Option(metavar="DATE", help="Sessions started on or after DATE (YYYY-MM-DD)."),
+        typer.Option(metavar="DATE", help=_("Sessions started on or after DATE (YYYY-MM-DD).")),
     ] = None,
     until: Annotated[
-        str | None, typer.Option(metavar="DATE", help="Sessions started on or before DATE.")
+        str | None, typer.Option(metavar="DATE", help=_("Sessions started on or before DATE."))
     ] = None,
     output: Annotated[
-        Path | None, typer.Option("--output", "-o", metavar="FILE", help="The .xlsx file to write.")
+        Path | None,
+        typer.Option("--output", "-o", metavar="FILE", help=_("The .xlsx file to write.")),
     ] = None,
     force: Annotated[
-        bool, typer.Option("--force", help="Replace the file if it already exists.")
+        bool, typer.Option("--force", help=_("Replace the file if it already exists."))
     ] = False,
+    lang: Annotated[
+        str | None,
+        lang_option(
+            _("The workbook's language (default: the sessions' own, else the terminal's).")
+        ),
+    ] = None,
 ) -> None:
-    """Write sessions to an .xlsx workbook: the evening's report, charts, deals and rules.
-
-    An existing file is never replaced silently: without -o the new workbook gets the
-    next free name (NAME-2.xlsx, ...); with -o it is refused unless --force is given.
-    """
     start, end = day_range(since, until)
     if sessions and all_:
-        raise NapError("name sessions or give --all, not both")
+        raise NapError(_("name sessions or give --all, not both"))
     if output is not None and output.suffix.lower() != ".xlsx":
-        raise NapError(f"the workbook must be an .xlsx file, not {output}")
+        raise NapError(_("the workbook must be an .xlsx file, not {path}").format(path=output))
     # The deals stream from the store into the workbook: it is written inside the
     # reading transaction, so no history is ever held in memory whole.
     with book(ctx, write=False) as tx:
         every = all_ or (not sessions and (start or end))
         rows = tx.sessions_between(start, end, None if every else session_refs(sessions))
         if not rows:
-            raise NapError("no sessions to export in that range")
-        data = [tx.export_data(r) for r in rows]
-        from napledger.export.data import deal_records
-        from napledger.export.workbook import Exists, played_on, write_workbook
+            raise NapError(_("no sessions to export in that range"))
+        # Written in the language asked for, else the one the sessions keep, else ours.
+        speaks = workbook_language(asked_language(ctx, lang), [r.language for r in rows])
+        with speaking(speaks):
+            path, data, total = write(ctx, rows, tx, output, force)
+    typer.echo(
+        ngettext(
+            "Wrote {path}: {sessions} session, {deals} deal records.",
+            "Wrote {path}: {sessions} sessions, {deals} deal records.",
+            len(data),
+        ).format(path=path, sessions=len(data), deals=total)
+    )
 
-        path = output or default_path([r.name for r in rows], played_on(data))
-        if output is None:
-            path.parent.mkdir(exist_ok=True)
 
-        total = deal_records(data)
-        exists: Exists = "replace" if force else "refuse" if output else "rename"
-        if not bar_wanted(total):
-            path = write_workbook(data, path, exists=exists)
-        else:
-            from rich.progress import Progress
+def write(
+    ctx: typer.Context,
+    rows: "list[SessionInfo]",
+    tx: "Transaction",
+    output: Path | None,
+    force: bool,
+) -> "tuple[Path, list[SessionExport], int]":
+    """The workbook of `rows`, written inside the reading transaction `tx`."""
+    from napledger.export.data import deal_records
+    from napledger.export.workbook import Exists, played_on, write_workbook
 
-            from napledger.cli.render import console
+    data = [tx.export_data(r) for r in rows]
+    path = output or default_path([r.name for r in rows], played_on(data))
+    if output is None:
+        path.parent.mkdir(exist_ok=True)
+    total = deal_records(data)
+    exists: Exists = "replace" if force else "refuse" if output else "rename"
+    if not bar_wanted(total):
+        return write_workbook(data, path, exists=exists), data, total
+    from rich.progress import Progress
 
-            with Progress(console=console, transient=True) as bar:
-                task = bar.add_task("Writing deals", total=total)
-                path = write_workbook(
-                    data, path, progress=lambda n: bar.advance(task, n), exists=exists
-                )
-    plural = "s" if len(data) != 1 else ""
-    typer.echo(f"Wrote {path}: {len(data)} session{plural}, {total} deal records.")
+    from napledger.cli.render import console
+
+    with Progress(console=console, transient=True) as bar:
+        task = bar.add_task(_("Writing deals"), total=total)
+        path = write_workbook(data, path, progress=lambda n: bar.advance(task, n), exists=exists)
+    return path, data, total

@@ -9,6 +9,8 @@ from collections.abc import Sequence
 import typer
 
 from napledger.core.rules import Rules
+from napledger.core.rules.texts import bid_name, rule_text
+from napledger.core.words import _
 
 
 def columns(rows: Sequence[Sequence[str]]) -> list[str]:
@@ -21,16 +23,16 @@ def columns(rows: Sequence[Sequence[str]]) -> list[str]:
 
 
 def variant_list(all_rules: Sequence[Rules]) -> None:
-    rows = [("name", "game", "players", "bids")]
+    rows = [(_("name"), _("game"), _("players"), _("bids"))]
     rows += [
         (
             r.name,
-            r.title,
+            rule_text(r.title),
             f"{r.min_players}-{r.max_players}",
-            ", ".join(b.name for b in r.bids),
+            ", ".join(bid_name(b.name) for b in r.bids),
         )
         for r in all_rules
     ]
     for line in columns(rows):
         typer.echo(line.rstrip())
-    typer.echo("\n`napledger variants NAME` shows one variant's stake table and settings.")
+    typer.echo("\n" + _("`napledger variants NAME` shows one variant's stake table and settings."))

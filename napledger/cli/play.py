@@ -13,6 +13,7 @@ import typer
 from napledger.cli.app import Run, SessionOpt, app
 from napledger.cli.errors import NapGroup, error_line
 from napledger.core.errors import NapError
+from napledger.core.words import N_, _
 
 if TYPE_CHECKING:
     from napledger.store.api import Transaction
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
 LEAVE = ("quit", "exit")
 OWN_WORDS = (*LEAVE, "help")
 
-HELP = """\
+HELP = N_("""\
 A line is a napledger command without `napledger`, or a deal in short form:
   BID PLAYER RESULT [OPTIONS]    nap ann 5 · 3 ben made · mis cat 0 · 4 dan revoke eve
   PLAYER BID RESULT [OPTIONS]    ann nap 5 · ben 3 failed
@@ -31,7 +32,7 @@ OPTIONS: the options of `hand`, e.g. --peep ann --buy ben=2 --dealer cat.
 A command word always wins (`nap pass 5` is Pass's nap); a line that reads as two
 different deals is refused: write it as `hand BID --by PLAYER ...`.
 Commands: {commands}.
-quit, exit or Ctrl-D leave; Ctrl-C abandons the line. Every deal is saved as it is typed."""
+quit, exit or Ctrl-D leave; Ctrl-C abandons the line. Every deal is saved as it is typed.""")
 
 
 def load_view(ctx: typer.Context, session: str | None) -> "TableView":
@@ -81,9 +82,11 @@ class Loop:
         if v is None:
             return "napledger> "
         if v.dealer is None:
-            return f"{v.name} (closed)> "
+            return _("{session} (closed)> ").format(session=v.name)
         self.shown = v.number
-        return f"{v.name} · deal {v.number} · {v.dealer} deals> "
+        return _("{session} · deal {n} · {dealer} deals> ").format(
+            session=v.name, n=v.number, dealer=v.dealer
+        )
 
     def run(self, interactive: bool) -> None:
         if interactive:
@@ -119,7 +122,10 @@ class Loop:
         finally:
             for text in said.getvalue().splitlines(keepends=True):
                 if text.startswith("Error: "):
-                    text = f"Error: line {number}: {text.removeprefix('Error: ')}"
+                    told = _("line {n}: {error}").format(
+                        n=number, error=text.removeprefix("Error: ")
+                    )
+                    text = f"Error: {told}"
                 sys.stderr.write(text)
 
     def handle(self, line: str) -> bool:
@@ -143,10 +149,10 @@ class Loop:
         if argv[0] in LEAVE:
             return False
         if argv[0] == "help":
-            print(HELP.format(commands=", ".join(sorted(self.group.commands))))
+            print(_(HELP).format(commands=", ".join(sorted(self.group.commands))))
             return True
         if argv[0] == "play":
-            print(error_line("already playing; type a command or a deal"), file=sys.stderr)
+            print(error_line(_("already playing; type a command or a deal")), file=sys.stderr)
             self.failed += 1
             return True
         self.dispatch(argv)
@@ -160,7 +166,8 @@ class Loop:
         try:
             self.run_state.database(self.ctx).check_same_files()
         except NapError as error:
-            print(error_line(f"{error}; not saved: {line.strip()}"), file=sys.stderr)
+            said = _("{error}; not saved: {line}").format(error=error, line=line.strip())
+            print(error_line(said), file=sys.stderr)
             self.failed += 1
             return False
         return True
@@ -235,16 +242,17 @@ class Loop:
         return self.matches[state] if state < len(self.matches) else None
 
 
-@app.command()
+@app.command(
+    help=_("Table mode: type deals and commands line after line (`help` inside lists the forms).")
+)
 def play(ctx: typer.Context, session: SessionOpt = None) -> None:
-    """Table mode: type deals and commands line after line (`help` inside lists the forms)."""
     database = ctx.find_root().obj.database(ctx)  # opened once here, closed as `play` ends
     loop = Loop(ctx, session)
     database.before_commit.append(loop.saw)
     if session is not None:
         load_view(ctx, session)  # a session that does not exist is refused before the loop
     if sys.stdin is None:  # started with its input closed (`<&-`): nothing to read
-        raise NapError("play reads lines from a terminal or a file, and its input is closed")
+        raise NapError(_("play reads lines from a terminal or a file, and its input is closed"))
     interactive = sys.stdin.isatty()
     loop.run(interactive)
     if loop.failed and not interactive:

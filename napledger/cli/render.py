@@ -15,12 +15,14 @@ from rich.console import Console
 
 from napledger.cli.grid import CACHED
 from napledger.core.history import ScoredDeal
-from napledger.core.ledger import POT, in_seat_order
-from napledger.core.money import chips_money, money_text
-from napledger.core.numbers import signed
+from napledger.core.ledger import POT, account_name, in_seat_order
+from napledger.core.money import money_text, shown_money
+from napledger.core.numbers import currency_sign, signed, written
 from napledger.core.rules import Deal, Rules
 from napledger.core.rules.scoring import describe, extras, outcome
+from napledger.core.rules.texts import bid_name, rule_text
 from napledger.core.seating import RosterChange
+from napledger.core.words import _, ngettext, pgettext
 
 # The `--json` documents are the store's, so the page serves the very same ones.
 
@@ -57,35 +59,51 @@ def esc(text: str) -> str:
 def variant(rules: Rules) -> None:
     from rich.table import Table as RichTable
 
-    console.print(f"[bold]{esc(rules.title)}[/] ({esc(rules.name)}): {esc(rules.description)}")
-    grid = RichTable(title="Stake table (chips per opponent)")
-    for column in ("bid", "tricks", "made: wins", "failed: pays", "notes"):
-        grid.add_column(column, justify="left" if column in ("bid", "notes") else "right")
+    console.print(
+        f"[bold]{esc(rule_text(rules.title))}[/] ({esc(rules.name)}): "
+        f"{esc(rule_text(rules.description))}"
+    )
+    grid = RichTable(title=_("Stake table (chips per opponent)"))
+    for column, left in (
+        (_("bid"), True),
+        (_("tricks"), False),
+        (_("made: wins"), False),
+        (_("failed: pays"), False),
+        (_("notes"), True),
+    ):
+        grid.add_column(column, justify="left" if left else "right")
     for bid in rules.bids:
         notes = []
         if bid.pot_bid:
-            notes.append("takes the pot")
+            notes.append(_("takes the pot"))
         if bid.fail_pot:
-            notes.append(f"failed: +{bid.fail_pot} to the pot")
+            notes.append(_("failed: +{n} to the pot").format(n=bid.fail_pot))
         if bid.toggle:
             notes.append(f"{bid.toggle}={'on' if rules.enabled(bid) else 'off'}")
-        tricks = "none (misère)" if bid.misere else str(bid.tricks)
-        grid.add_row(bid.name, tricks, str(bid.win), str(bid.lose), "; ".join(notes))
+        tricks = _("none (misère)") if bid.misere else str(bid.tricks)
+        grid.add_row(bid_name(bid.name), tricks, str(bid.win), str(bid.lose), "; ".join(notes))
     console.print(grid)
-    settings = RichTable(title="Rule settings (--rule KEY=VALUE)")
-    settings.add_column("key")
-    settings.add_column("value")
+    settings = RichTable(title=_("Rule settings (--rule KEY=VALUE)"))
+    settings.add_column(_("key"))
+    settings.add_column(_("value"))
     from napledger.core.rules.load import rules_to_dict, setting_text
 
     for key, value in sorted(rules_to_dict(rules)["settings"].items()):
         why = rules.why_absent(key)
-        settings.add_row(key, f"— ({esc(why)})" if why else setting_text(value))
+        settings.add_row(key, f"— ({esc(rule_text(why))})" if why else setting_text(value))
     console.print(settings)
     if rules.buying != "anyone":
-        who = "nobody" if rules.buying == "nobody" else "only the bidder"
         count = rules.most_bought
-        most = "" if rules.buying == "nobody" else f", at most {count} card{'s' * (count != 1)}"
-        console.print(f"Buying cards before the bid: {who}{most}.")
+        if rules.buying == "nobody":
+            console.print(_("Buying cards before the bid: nobody."))
+        else:
+            console.print(
+                ngettext(
+                    "Buying cards before the bid: only the bidder, at most {n} card.",
+                    "Buying cards before the bid: only the bidder, at most {n} cards.",
+                    count,
+                ).format(n=count)
+            )
 
 
 # --- sessions and scoreboards ---------------------------------------------------
@@ -95,31 +113,36 @@ def scoreboard(t: Scoreboard, footer: bool = True, above: Sequence[str] = ()) ->
     """The scoreboard, below the lines `above` (markup): all in one print, as a deal in
     `play` prints, since each print asks the terminal its size again."""
     currency = t.session.currency
-    title = f"{t.session.name} · {t.rules.title} · {t.hands} deal{'' if t.hands == 1 else 's'}"
+    deals = ngettext("{n} deal", "{n} deals", t.hands).format(n=t.hands)
+    title = f"{t.session.name} · {rule_text(t.rules.title)} · {deals}"
     from napledger.cli.grid import Grid
 
     # As wide as its title, so the title never wraps above three narrow columns.
     grid = Grid(
         esc(title),
-        ["player", "chips", f"money {esc(currency)}".strip()],
+        [_("player"), _("chips"), (_("money") + " " + esc(currency_sign(currency))).strip()],
         ["left", "right", "right"],
         min_width=cell_len(title) + 4,
     )
     for player in sorted(t.players, key=lambda p: (-t.chips[p], t.players.index(p))):
         chips = t.chips[player]
-        away = "" if player in t.seating or t.session.closed_at else " (left)"
+        away = "" if player in t.seating or t.session.closed_at else " " + _("(left)")
         grid.add_row(
             esc(player) + away,
             styled(chips),
-            styled(chips, chips_money(chips, t.chip_value, currency, signed=True)),
+            styled(chips, shown_money(chips, t.chip_value, currency, signed=True)),
         )
     if t.pot or t.rules.has_pot:
-        grid.add_row("[italic]pot[/]", str(t.pot), chips_money(t.pot, t.chip_value, currency))
+        grid.add_row(
+            "[italic]" + _("pot") + "[/]",
+            written(str(t.pot)),
+            shown_money(t.pot, t.chip_value, currency),
+        )
     below = []
     if t.next_dealer:
-        below.append(f"Next to deal: [bold]{esc(t.next_dealer)}[/]")
+        below.append(_("Next to deal: {player}").format(player=f"[bold]{esc(t.next_dealer)}[/]"))
     elif t.session.closed_at and footer:
-        below.append(f"Closed; pot: {t.session.pot_to}.")
+        below.append(_("Closed; pot: {where}.").format(where=pot_to_text(t.session.pot_to)))
     # The grid is drawn as Rich would draw it, without its cost in every deal of `play`.
     console.print(*above, grid.renderable(console), *below, sep="\n")
 
@@ -135,17 +158,27 @@ def session_list(tables: Sequence[Scoreboard], current: int | None) -> None:
     from rich.table import Table as RichTable
 
     if not tables:
-        console.print("No sessions yet: start one with `napledger new NAME --players A,B,C`.")
+        console.print(_("No sessions yet: start one with `napledger new NAME --players A,B,C`."))
         return
     from rich import box
 
-    grid = RichTable(title="Sessions", box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
+    grid = RichTable(
+        title=_("Sessions"), box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True
+    )
     for column in ("", "id", "name", "state", "variant", "deals", "started", "players"):
+        heading = {
+            "name": _("name"),
+            "state": _("state"),
+            "variant": _("variant"),
+            "deals": _("deals"),
+            "started": _("started"),
+            "players": _("players"),
+        }.get(column, column)
         # A session's name is how it is picked and its state what decides whether it can
         # take deals: never cut them short; the players wrap, and a narrow terminal gets
         # the day folded before anything else is cut.
         grid.add_column(
-            column,
+            heading,
             no_wrap=column not in ("players", "started"),
             min_width=10 if column == "players" else None,
         )
@@ -155,8 +188,8 @@ def session_list(tables: Sequence[Scoreboard], current: int | None) -> None:
             "*" if row.id == current else "",
             str(row.id),
             esc(row.name),
-            "closed" if row.closed_at else "open",
-            row.variant,
+            _("closed") if row.closed_at else _("open"),
+            pgettext("game", row.variant),
             str(t.hands),
             f"{row.created_at:%Y-%m-%d}",
             esc(", ".join(t.players)),
@@ -168,7 +201,7 @@ def session_list(tables: Sequence[Scoreboard], current: int | None) -> None:
 
 
 def deal_line(rules: Rules, number: int, deal: Deal) -> str:
-    return f"Deal {number} · {esc(describe(rules, deal))}"
+    return _("Deal {n}").format(n=number) + f" · {esc(describe(rules, deal))}"
 
 
 def payment_parts(
@@ -179,14 +212,14 @@ def payment_parts(
     parts = []
     for account, chips in in_seat_order(changes, players, involved):
         if account == POT:
-            parts.append(f"[italic]pot[/] {signed(chips)}")
+            parts.append("[italic]" + _("pot") + f"[/] {signed(chips)}")
         else:
             parts.append(f"{esc(account)} {styled(chips)}")
     return parts
 
 
 def payments(changes: Mapping[str, int], players: Sequence[str]) -> str:
-    return "   ".join(payment_parts(changes, players)) or "no payments"
+    return "   ".join(payment_parts(changes, players)) or _("no payments")
 
 
 def after_deal(done: DealResult) -> None:
@@ -198,7 +231,9 @@ def after_deal(done: DealResult) -> None:
 def amended(done: DealResult) -> None:
     """The corrected deal as `hands` lists it (N.2 is deal N's second version)."""
     t, number = done.scoreboard, done.number
-    said = f"Amended: {deal_line(t.rules, number, done.deal)} (now {number}.{done.revision})"
+    said = _("Amended: {deal} (now {label})").format(
+        deal=deal_line(t.rules, number, done.deal), label=f"{number}.{done.revision}"
+    )
     scoreboard(t, above=(said, "  " + payments(done.changes, t.players)))
 
 
@@ -224,8 +259,11 @@ LONG_HISTORY = 200  # rows of `hands`
 
 def roster_line(change: RosterChange) -> str:
     if change.kind == "leave":
-        return f"[italic]{esc(change.player)} leaves the table[/]"
-    return f"[italic]{esc(change.player)} sits down in seat {change.seat + 1}[/]"
+        return "[italic]" + _("{player} leaves the table").format(player=esc(change.player)) + "[/]"
+    said = _("{player} sits down in seat {seat}").format(
+        player=esc(change.player), seat=change.seat + 1
+    )
+    return f"[italic]{said}[/]"
 
 
 def hand_list(history: History) -> None:
@@ -235,17 +273,24 @@ def hand_list(history: History) -> None:
 
     t = history.scoreboard
     grid = Grid(
-        f"{esc(t.session.name)}: deals", ["#", "dealer", "bid", "outcome", "payments", "pot"]
+        _("{session}: deals").format(session=esc(t.session.name)),
+        ["#", _("dealer"), _("bid"), _("outcome"), _("payments"), _("pot")],
     )
 
     def close_row(close: CloseRecord) -> None:
-        where = {"split": "split", "carry": "carried"}.get(close.pot_to, f"to {close.pot_to}")
-        text = f"closed, the pot ({close.pot}) {esc(where)}"
+        if close.pot_to == "split":
+            said = _("closed, the pot ({n}) split")
+        elif close.pot_to == "carry":
+            said = _("closed, the pot ({n}) carried")
+        else:
+            said = _("closed, the pot ({n}) to {player}")
+        text = said.format(n=close.pot, player=esc(close.pot_to))
         paid = "   ".join(payment_parts(close.shares, t.players))
         if close.live:
             event_row(text, paid, str(close.pot + close.shares.get(POT, 0)))
         else:
-            event_row(f"[dim]{text}; reopened[/]", f"[dim]{paid}[/]")
+            reopened = _("{closed}; reopened").format(closed=text)
+            event_row(f"[dim]{reopened}[/]", f"[dim]{paid}[/]")
 
     # A join, leave or close stands between two lines of its own, so that it never reads
     # as the rest of the deal above it.
@@ -272,7 +317,9 @@ def hand_list(history: History) -> None:
             continue
         deal = d.deal
         assert deal is not None  # a strict history has read every record
-        bid = f"{esc(deal.bidder or '')} {esc(deal.bid or '')}".strip() or "-"
+        bid = (
+            f"{esc(deal.bidder or '')} {esc(bid_name(deal.bid) if deal.bid else '')}".strip() or "-"
+        )
         if d.live:
             deal_row(
                 d.label,
@@ -286,14 +333,14 @@ def hand_list(history: History) -> None:
                 payment_parts(
                     d.entries, t.players, {a for x in d.transfers for a in (x.payer, x.payee)}
                 ),
-                str(d.stored_pot_after),
+                written(str(d.stored_pot_after)),
             )
         else:
             deal_row(
                 f"[dim]{d.label}[/]",
                 f"[dim]{esc(deal.dealer)}[/]",
                 f"[dim]{bid}[/]",
-                f"[dim]{d.status}[/]",
+                f"[dim]{status_text(d.status)}[/]",
                 "",
                 "",
             )
@@ -312,23 +359,58 @@ def settlement(done: Settlement) -> None:
     rows, net, plan, currency = done.sessions, done.net, done.payments, done.currency
 
     def cash(amount: Decimal | int) -> str:
-        return money_text(Decimal(amount), done.places)
+        return written(money_text(Decimal(amount), done.places))
 
     names = ", ".join(esc(r.name) for r in rows)
-    unit = f" {esc(currency)}" if currency else ""
-    grid = RichTable(title=f"Settling {names}: {len(plan)} payment{'s' if len(plan) != 1 else ''}")
-    grid.add_column("party")
-    grid.add_column(f"net{unit}", justify="right")
-    grid.add_column("settles by")
+    unit = f" {esc(currency_sign(currency))}" if currency else ""
+    title = ngettext(
+        "Settling {sessions}: {n} payment", "Settling {sessions}: {n} payments", len(plan)
+    ).format(sessions=names, n=len(plan))
+    grid = RichTable(title=title)
+    grid.add_column(_("party"))
+    grid.add_column(_("net") + unit, justify="right")
+    grid.add_column(_("settles by"))
     for party, amount in sorted(net.items(), key=lambda kv: (kv[1], kv[0])):
         if not amount:
             continue
-        pays = [f"pays {esc(p.payee)} {cash(p.amount)}" for p in plan if p.payer == party]
-        gets = [f"gets {cash(p.amount)} from {esc(p.payer)}" for p in plan if p.payee == party]
-        shown_net = money_text(Decimal(amount), done.places, signed=True)
-        grid.add_row(esc(party), styled(1 if amount > 0 else -1, shown_net), ", ".join(pays + gets))
+        pays = [
+            _("pays {player} {amount}").format(
+                player=esc(account_name(p.payee)), amount=cash(p.amount)
+            )
+            for p in plan
+            if p.payer == party
+        ]
+        gets = [
+            _("gets {amount} from {player}").format(
+                amount=cash(p.amount), player=esc(account_name(p.payer))
+            )
+            for p in plan
+            if p.payee == party
+        ]
+        shown_net = written(money_text(Decimal(amount), done.places, signed=True))
+        grid.add_row(
+            esc(account_name(party)),
+            styled(1 if amount > 0 else -1, shown_net),
+            ", ".join(pays + gets),
+        )
     console.print(grid)
     if not plan:
-        console.print("Everyone is square.")
+        console.print(_("Everyone is square."))
     if any(r.closed_at is None for r in rows):
-        console.print("[italic]Open session: shown as if it closed now with the pot split.[/]")
+        console.print(
+            "[italic]" + _("Open session: shown as if it closed now with the pot split.") + "[/]"
+        )
+
+
+def pot_to_text(pot_to: str | None) -> str:
+    """Where a closed session's pot went, as its footer says it."""
+    if pot_to == "split":
+        return _("split")
+    if pot_to == "carry":
+        return _("carry")
+    return esc(pot_to or "")
+
+
+def status_text(status: str) -> str:
+    """A deal record's state in `hands`: voided, or replaced by a correction."""
+    return {"voided": _("voided"), "replaced": _("replaced")}.get(status, status)

@@ -6,9 +6,12 @@ import typer
 
 from napledger.cli.app import app, book, emit_json, session_refs
 from napledger.cli.complete import complete_session
+from napledger.core.words import _
 
 
-@app.command()
+@app.command(
+    help=_("Settle up with the fewest payments (an open session: as if closed now, pot split).")
+)
 def settle(
     ctx: typer.Context,
     session: Annotated[
@@ -17,13 +20,12 @@ def settle(
             "--session",
             "-s",
             metavar="S",
-            help="Session id or name; repeat for an evening.",
+            help=_("Session id or name; repeat for an evening."),
             autocompletion=complete_session,
         ),
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help=_("Print one JSON document."))] = False,
 ) -> None:
-    """Settle up with the fewest payments (an open session: as if closed now, pot split)."""
     from napledger.cli import render
     from napledger.store import documents
 

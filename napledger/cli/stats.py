@@ -8,35 +8,43 @@ import typer
 
 from napledger.cli.app import JsonOpt, app, book, emit_json
 from napledger.cli.dates import day_range, parse_day
+from napledger.core.words import N_, _
 
 if TYPE_CHECKING:
     from napledger.core.tally import Figures, PlayerFigures
 
 
-@app.command()
+@app.command(
+    help=_("Lifetime figures per player: bids made and failed, chips and money, naps, treasure.")
+)
 def stats(
     ctx: typer.Context,
     player: Annotated[
         list[str] | None,
-        typer.Option("--player", "-p", metavar="PLAYER", help="Only this player; repeat."),
+        typer.Option("--player", "-p", metavar="PLAYER", help=_("Only this player; repeat.")),
     ] = None,
     since: Annotated[
         str | None,
-        typer.Option(metavar="DATE", help="Sessions started on or after this date (YYYY-MM-DD)."),
+        typer.Option(
+            metavar="DATE", help=_("Sessions started on or after this date (YYYY-MM-DD).")
+        ),
     ] = None,
     until: Annotated[
         str | None,
-        typer.Option(metavar="DATE", help="Sessions started on or before this date (YYYY-MM-DD)."),
+        typer.Option(
+            metavar="DATE", help=_("Sessions started on or before this date (YYYY-MM-DD).")
+        ),
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Lifetime figures per player: bids made and failed, chips and money, naps, treasure."""
     start, end = day_range(since, until)
     from napledger.core.names import match_player
 
     with book(ctx, write=False) as tx:
         everyone = tx.known_players()
-        chosen = [match_player(p, everyone, "has played in this database") for p in player or []]
+        chosen = [
+            match_player(p, everyone, N_("has played in this database")) for p in player or []
+        ]
         tally = tx.stats(start, end)
     rows = tally.ranked()
     if chosen:
@@ -110,12 +118,14 @@ def render_stats(tally: "Figures", rows: "list[PlayerFigures]", filtered: bool) 
 
     from napledger.cli.render import console, esc, signed, styled
     from napledger.core.money import money_text
+    from napledger.core.numbers import with_currency, written
+    from napledger.core.rules.texts import bid_name
 
     if not rows:
         console.print(
-            "No sessions started in that period."
+            _("No sessions started in that period.")
             if tally.currencies or filtered
-            else "No sessions yet: start one with `napledger new NAME --players A,B,C`."
+            else _("No sessions yet: start one with `napledger new NAME --players A,B,C`.")
         )
         return
 
@@ -123,23 +133,23 @@ def render_stats(tally: "Figures", rows: "list[PlayerFigures]", filtered: bool) 
         return "\n".join(
             styled(
                 int(amount.compare(0)),
-                f"{money_text(amount, tally.places[currency], True)} {currency}".strip(),
+                with_currency(written(money_text(amount, tally.places[currency], True)), currency),
             )
             for currency, amount in sorted(stats.money.items())
         )
 
     chips = tally.chips_add_up
-    results = RichTable(title="Lifetime results", box=box.SIMPLE_HEAD)
-    results.add_column("player")
-    for column in ("sessions", "deals", *(("chips",) if chips else ()), "money"):
+    results = RichTable(title=_("Lifetime results"), box=box.SIMPLE_HEAD)
+    results.add_column(_("player"))
+    for column in (_("sessions"), _("deals"), *((_("chips"),) if chips else ()), _("money")):
         results.add_column(column, justify="right")
-    for column in ("best deal", "worst deal"):
-        results.add_column(column + ("" if chips else " (chips)"), justify="right")
+    for column in (_("best deal"), _("worst deal")):
+        results.add_column(column + ("" if chips else " " + _("(chips)")), justify="right")
     for s in rows:
         results.add_row(
             esc(s.name),
-            str(s.sessions),
-            str(s.deals),
+            written(str(s.sessions)),
+            written(str(s.deals)),
             *((styled(s.chips),) if chips else ()),
             money(s) or "0",
             signed(s.biggest_win),
@@ -148,14 +158,22 @@ def render_stats(tally: "Figures", rows: "list[PlayerFigures]", filtered: bool) 
     console.print(results)
     if not chips:
         values = ", ".join(str(v) for v in sorted(tally.chip_values))
-        console.print(
-            f"[italic]No chip total: these sessions value a chip differently ({values}); "
-            "money is added up instead.[/]"
-        )
+        said = _(
+            "No chip total: these sessions value a chip differently ({values}); "
+            "money is added up instead."
+        ).format(values=values)
+        console.print(f"[italic]{said}[/]")
 
-    bidding = RichTable(title="Bidding", box=box.SIMPLE_HEAD)
-    bidding.add_column("player")
-    for column in ("bids", "made", "failed", "made %", "naps made", "treasure taken"):
+    bidding = RichTable(title=_("Bidding"), box=box.SIMPLE_HEAD)
+    bidding.add_column(_("player"))
+    for column in (
+        _("bids"),
+        _("made"),
+        _("failed"),
+        _("made %"),
+        _("naps made"),
+        _("treasure taken"),
+    ):
         bidding.add_column(column, justify="right")
     for s in rows:
         pct = s.bids.made_percent
@@ -164,7 +182,7 @@ def render_stats(tally: "Figures", rows: "list[PlayerFigures]", filtered: bool) 
             str(s.bids.bids),
             str(s.bids.made),
             str(s.bids.failed),
-            "-" if pct is None else f"{pct}%",
+            "-" if pct is None else written(str(pct)) + "%",
             str(s.naps_made),
             str(s.treasure),
         )
@@ -172,10 +190,10 @@ def render_stats(tally: "Figures", rows: "list[PlayerFigures]", filtered: bool) 
     kinds = list(dict.fromkeys(name for s in rows for name in s.by_bid))
     if not kinds:
         return
-    bids = RichTable(title="Bids made / bid, by kind", box=box.SIMPLE_HEAD)
-    bids.add_column("player")
+    bids = RichTable(title=_("Bids made / bid, by kind"), box=box.SIMPLE_HEAD)
+    bids.add_column(_("player"))
     for kind in kinds:
-        bids.add_column(esc(kind), justify="right")
+        bids.add_column(esc(bid_name(kind)), justify="right")
     for s in rows:
         cells = [s.by_bid.get(kind) for kind in kinds]
         bids.add_row(esc(s.name), *(f"{t.made}/{t.bids}" if t else "" for t in cells))

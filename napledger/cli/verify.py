@@ -6,11 +6,13 @@ import typer
 
 from napledger.cli.app import JsonOpt, app, book, emit_json
 from napledger.core.errors import NapError
+from napledger.core.words import _, ngettext
 
 
-@app.command()
+@app.command(
+    help=_("Re-derive every deal from its record and rules; exit 1 if anything stored disagrees.")
+)
 def verify(ctx: typer.Context, as_json: JsonOpt = False) -> None:
-    """Re-derive every deal from its record and rules; exit 1 if anything stored disagrees."""
     from napledger.cli import render
 
     with book(ctx, write=False) as tx:
@@ -27,18 +29,29 @@ def verify(ctx: typer.Context, as_json: JsonOpt = False) -> None:
         )
     elif not problems:
         render.console.print(
-            f"All {report.sessions} session{'s' * (report.sessions != 1)}, "
-            f"{report.deals} deal{'s' * (report.deals != 1)} check out."
+            ngettext(
+                "All {sessions} session, {deals} check out.",
+                "All {sessions} sessions, {deals} check out.",
+                report.sessions,
+            ).format(
+                sessions=report.sessions,
+                deals=ngettext("{n} deal", "{n} deals", report.deals).format(n=report.deals),
+            )
         )
     for p in [] if as_json else problems:
         where = " ".join(
             part
             for part in (
-                f"session {p.session}" if p.session is not None else "database",
-                f"deal {p.deal}" if p.deal is not None else "",
+                _("session {id}").format(id=p.session) if p.session is not None else _("database"),
+                _("deal {n}").format(n=p.deal) if p.deal is not None else "",
             )
             if part
         )
         render.console.print(f"- [bold]{render.esc(where)}[/]: {render.esc(p.message)}")
     if problems:
-        raise NapError(f"{len(problems)} problem{'s' * (len(problems) != 1)} in the ledger")
+        count = len(problems)
+        raise NapError(
+            ngettext("{n} problem in the ledger", "{n} problems in the ledger", count).format(
+                n=count
+            )
+        )

@@ -6,7 +6,14 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from napledger.core.words import _
+
 POT = "pot"  # the pot's account; no player may take this name
+
+
+def account_name(account: str) -> str:
+    """A player's name as written; the pot's account in the language spoken (коробка, pula)."""
+    return _("pot") if account == POT else account
 
 
 @dataclass(frozen=True)

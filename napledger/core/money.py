@@ -10,7 +10,8 @@ from decimal import Decimal
 
 from napledger.core.errors import NapError
 from napledger.core.names import clean_text
-from napledger.core.numbers import amount
+from napledger.core.numbers import amount, with_currency, written
+from napledger.core.words import N_, _
 
 # Currencies without a minor unit; every other is shown with two places, like pence.
 WHOLE_CURRENCIES = ("JPY", "KRW")
@@ -52,23 +53,43 @@ def chips_money(
     return f"{text} {currency}".strip() if label else text
 
 
-def chip_value(given: Decimal | str, what: str = "the chip value") -> Decimal:
+def shown_money(
+    chips: int, chip_value: Decimal, currency: str, signed: bool = False, label: bool = False
+) -> str:
+    """`chips_money` as a person reads it, in the language spoken (`−1 234,50 ₽`); the
+    JSON documents keep `chips_money`'s machine form."""
+    text = written(money_text(chips * chip_value, places(currency, chip_value), signed))
+    return with_currency(text, currency) if label else text
+
+
+def chip_value(given: Decimal | str, what: str = N_("the chip value")) -> Decimal:
     """What one chip is worth, checked: more than 0, at most 6 places, at most a million.
 
     `given` as typed (`"0.05"`) or already a Decimal; `what` names it in a refusal.
     """
+    what = _(what)
     if isinstance(given, str):
         value, shown = amount(given, what), given
     else:
         value, shown = Decimal(given), str(given)
     if not value.is_finite():
-        raise NapError(f"{what} wants an amount of money like 0.05, not {shown!r}")
+        raise NapError(
+            _("{what} wants an amount of money like 0.05, not {text!r}").format(
+                what=what, text=shown
+            )
+        )
     if value <= 0:
-        raise NapError(f"{what} must be more than 0, not {shown!r}")
+        raise NapError(_("{what} must be more than 0, not {text!r}").format(what=what, text=shown))
     if chip_places(value) > CHIP_PLACES:  # trailing zeros (0.0500000) are no finer a chip
-        raise NapError(f"{what} has more than {CHIP_PLACES} decimal places: {shown!r}")
+        raise NapError(
+            _("{what} has more than {places} decimal places: {text!r}").format(
+                what=what, places=CHIP_PLACES, text=shown
+            )
+        )
     if value > MAX_CHIP:
-        raise NapError(f"{what} of {shown} is more than anyone plays for")
+        raise NapError(
+            _("{what} of {text} is more than anyone plays for").format(what=what, text=shown)
+        )
     # Plain notation (5E+1 is stored as 50), so money always prints as a decimal string.
     return Decimal(format(value, "f"))
 
@@ -79,5 +100,5 @@ def currency_code(raw: str) -> str:
     such as £ or € kept as typed."""
     if not raw.strip():
         return ""
-    code = clean_text(raw, "currency")
+    code = clean_text(raw, N_("currency"))
     return code.upper() if code.isascii() and code.isalpha() else code

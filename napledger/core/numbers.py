@@ -8,9 +8,12 @@ them in one place and refusing them in another is worse than refusing them every
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from decimal import Decimal
 
 from napledger.core.errors import NapError
+from napledger.core.words import _, language
 
 MAX_DIGITS = 1000  # far beyond any count at a table; int() refuses past 4300 digits
 WHOLE = re.compile(r"[0-9]+")
@@ -27,9 +30,15 @@ def whole(text: str, what: str) -> int:
     """A count a person typed, or one clear refusal naming `what` it was for."""
     text = text.strip()
     if WHOLE.fullmatch(text) is None:
-        raise NapError(f"{what} wants a whole number in digits 0-9, like 3, not {text[:40]!r}")
+        raise NapError(
+            _("{what} wants a whole number in digits 0-9, like 3, not {text!r}").format(
+                what=what, text=text[:40]
+            )
+        )
     if len(text) > MAX_DIGITS:
-        raise NapError(f"{what} of {text[:20]}… is more than anyone counts to")
+        raise NapError(
+            _("{what} of {text}… is more than anyone counts to").format(what=what, text=text[:20])
+        )
     return int(text)
 
 
@@ -37,10 +46,77 @@ def amount(text: str, what: str) -> Decimal:
     """An amount of money a person typed: `0.05`, `2`, `.5` (digits 0-9 and one point)."""
     text = text.strip()
     if AMOUNT.fullmatch(text) is None:
-        raise NapError(f"{what} wants an amount of money like 0.05, not {text!r}")
+        raise NapError(
+            _("{what} wants an amount of money like 0.05, not {text!r}").format(
+                what=what, text=text
+            )
+        )
     return Decimal(text)
 
 
 def signed(chips: int) -> str:
-    """Chips as every front end writes them: gains with +, losses with -, nothing as 0."""
-    return f"+{chips}" if chips > 0 else f"-{-chips}" if chips < 0 else "0"
+    """Chips as every front end writes them: gains with +, losses with -, nothing as 0
+    (in the language spoken: `−1 234` in Russian)."""
+    return written(f"+{chips}" if chips > 0 else f"-{-chips}" if chips < 0 else "0")
+
+
+@dataclass(frozen=True)
+class Writing:
+    """How a language writes numbers on screen and in a workbook (CLDR's symbols, as Babel
+    has them: tests/test_numbers.py compares), and the signs it writes currencies with,
+    after the amount. A typographic minus, as Russian and Polish print a negative amount."""
+
+    decimal: str
+    group: str
+    minus: str = "\u2212"
+    signs: Mapping[str, str] = field(default_factory=dict)
+
+
+# English writes numbers as napledger always has (0.80, -175.00, no separators): only the
+# other languages pay anything for being written their way. A table of three languages,
+# not Babel, whose import and locale data would cost a one-shot command ~80 ms.
+WRITINGS = {
+    "ru": Writing(
+        ",", "\u00a0", signs={"RUB": "₽", "GBP": "£", "EUR": "€", "USD": "$", "UAH": "₴"}
+    ),
+    "pl": Writing(",", "\u00a0", signs={"PLN": "zł", "EUR": "€"}),
+}
+
+
+def written(text: str) -> str:
+    """A number as napledger makes it (`-1234.50`, `+9`) in the language spoken:
+    `−1 234,50` in Russian and Polish, as it is in English."""
+    writing = WRITINGS.get(language())
+    if writing is None:
+        return text
+    sign = text[:1] if text[:1] in "+-" else ""
+    whole, point, places = text[len(sign) :].partition(".")
+    if len(whole) > 3 and whole.isdigit():
+        head = len(whole) % 3 or 3
+        whole = writing.group.join(
+            [whole[:head]] + [whole[i : i + 3] for i in range(head, len(whole), 3)]
+        )
+    sign = writing.minus if sign == "-" else sign
+    return sign + whole + (writing.decimal + places if point else "")
+
+
+def grouped(number: int) -> str:
+    """A big count as the language writes it: `1,000,000,000`, `1 000 000 000`."""
+    return f"{number:,}" if language() not in WRITINGS else written(str(number))
+
+
+def with_currency(text: str, currency: str) -> str:
+    """An amount already written (`written`) beside its currency: `0.05 GBP` in English,
+    `12,50 zł` and `−1 234,50 ₽` where the language has a sign for it."""
+    if not currency:
+        return text
+    writing = WRITINGS.get(language())
+    if writing is None:
+        return f"{text} {currency}"
+    return f"{text}\u00a0{writing.signs.get(currency, currency)}"
+
+
+def currency_sign(currency: str) -> str:
+    """The currency as a column heading shows it: its code in English, ₽ in Russian."""
+    writing = WRITINGS.get(language())
+    return writing.signs.get(currency, currency) if writing else currency

@@ -14,7 +14,7 @@ from napledger.core.names import clean_note, match_player
 from napledger.core.numbers import whole
 from napledger.core.rules import Deal, Rules
 from napledger.core.vocabulary import PASS, SAID, meaning
-from napledger.core.words import _
+from napledger.core.words import N_, _
 
 
 @dataclass(frozen=True)
@@ -49,27 +49,34 @@ def make_deal(
     """
     o = options
     if o.made and o.failed:
-        raise NapError("--made and --failed contradict each other")
+        raise NapError(_("--made and --failed contradict each other"))
     if o.tricks is not None and (o.made or o.failed):
         # About the deal, not the typing: a web form's fields give the same pair.
-        raise NapError("give the tricks taken or made/failed, not both")
+        raise NapError(_("give the tricks taken or made/failed, not both"))
     if (o.no_peeps and o.peeps) or (o.no_buys and o.buys):
-        raise NapError("--no-peeps/--no-buys contradict --peep/--buy")
+        raise NapError(_("--no-peeps/--no-buys contradict --peep/--buy"))
     peeps = () if o.no_peeps else o.peeps
     buys = () if o.no_buys else o.buys
     seated = base.seated
 
     def who(typed: str) -> str:
         try:
-            return match_player(typed, seated, "at the table")
+            return match_player(typed, seated, N_("at the table"))
         except NapError as unknown:
             gone = [p for p in everyone if p not in seated]
             try:
                 player = match_player(typed, gone)
             except NapError:
                 raise unknown from None
-            hint = " in that deal" if amending else f" (`join {player}` seats them again)"
-            raise NapError(f"{player} is not at the table{hint}") from None
+            if amending:
+                raise NapError(
+                    _("{player} is not at the table in that deal").format(player=player)
+                ) from None
+            raise NapError(
+                _("{player} is not at the table (`join {player}` seats them again)").format(
+                    player=player
+                )
+            ) from None
 
     changes: dict[str, Any] = {}
     if o.bid is not None:
@@ -104,5 +111,5 @@ def make_deal(
 def parse_buy(who: Any, item: str) -> tuple[str, int]:
     player, sep, count = item.rpartition("=")
     if not sep:
-        raise NapError(f"--buy wants PLAYER=N (cards bought), not {item!r}")
+        raise NapError(_("--buy wants PLAYER=N (cards bought), not {item!r}").format(item=item))
     return who(player), whole(count, "--buy PLAYER=N")

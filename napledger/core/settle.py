@@ -20,6 +20,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from napledger.core.errors import NapError
+from napledger.core.words import _
 
 Amount = int | Decimal
 
@@ -65,7 +66,9 @@ def _to_units(balances: Mapping[str, Amount]) -> tuple[dict[str, int], Callable[
         if isinstance(value, Decimal):
             exponent = value.as_tuple().exponent
             if not isinstance(exponent, int):
-                raise NapError(f"balance of {name} is not a number: {value}")
+                raise NapError(
+                    _("balance of {name} is not a number: {value}").format(name=name, value=value)
+                )
             places = max(places, -exponent)
     decimal = any(isinstance(value, Decimal) for value in balances.values())
 
@@ -77,7 +80,11 @@ def _to_units(balances: Mapping[str, Amount]) -> tuple[dict[str, int], Callable[
     scaled = {name: Fraction(value) * 10**places for name, value in balances.items()}
     units = {name: int(value) for name, value in scaled.items() if value}
     if total := sum(units.values()):
-        raise NapError(f"balances do not sum to zero: they are off by {to_amount(total)}")
+        raise NapError(
+            _("balances do not sum to zero: they are off by {amount}").format(
+                amount=to_amount(total)
+            )
+        )
     return units, to_amount
 
 

@@ -13,11 +13,14 @@ catalog falls back to English, which is also the source text.
 from __future__ import annotations
 
 import gettext
-from collections.abc import Iterator
+import os
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
+
+from napledger.core.errors import NapError
 
 LANGUAGES = ("en", "ru", "pl")
 DOMAIN = "napledger"
@@ -33,7 +36,13 @@ def catalog(lang: str) -> gettext.NullTranslations:
     """The compiled catalog of one language (English: the source text itself)."""
     if lang == "en":
         return _english
-    return gettext.translation(DOMAIN, LOCALE_DIR, languages=[lang], fallback=True)
+    # The file itself, not gettext.translation(): that would search the locale's own
+    # variants (and import `locale`) on every start of a one-shot command.
+    try:
+        with (LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.mo").open("rb") as compiled:
+            return gettext.GNUTranslations(compiled)
+    except OSError:  # not compiled (a source tree never built): English, the source text
+        return _english
 
 
 def use(lang: str) -> None:
@@ -58,6 +67,41 @@ def language() -> str:
     return _language.get()
 
 
+# The locale's variables, in the order POSIX reads them for messages: the first one set
+# decides (a German LC_ALL means German, so English, even beside a Russian LANG).
+LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
+
+
+def of_locale(environ: Mapping[str, str] | None = None) -> str:
+    """The language the locale asks for (`ru_RU.UTF-8` is ru), English where it names one
+    napledger does not speak, or none (`C`, `POSIX`)."""
+    environ = os.environ if environ is None else environ
+    for variable in LOCALE_VARIABLES:
+        value = environ.get(variable, "").strip()
+        if value:
+            code = value.partition(".")[0].partition("@")[0].partition("_")[0].lower()
+            return code if code in LANGUAGES else "en"
+    return "en"
+
+
+def checked(given: str) -> str:
+    """A language as a person names it (`ru`, `RU`, `ru_RU`), or a refusal listing those known."""
+    code = given.strip().replace("-", "_").partition("_")[0].lower()
+    if code not in LANGUAGES:
+        raise NapError(
+            _("unknown language {given!r}; napledger speaks {known}").format(
+                given=given, known=", ".join(LANGUAGES)
+            )
+        )
+    return code
+
+
+def chosen(given: str | None = None, environ: Mapping[str, str] | None = None) -> str:
+    """The language to speak: `given` (`--lang`, or NAPLEDGER_LANG, which the option reads),
+    else the locale's, else English."""
+    return checked(given) if given else of_locale(environ)
+
+
 def _(message: str) -> str:
     return _current.get().gettext(message)
 
@@ -66,6 +110,25 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return _current.get().ngettext(singular, plural, n)
 
 
+def pgettext(context: str, message: str) -> str:
+    """A message whose English alone is ambiguous, told apart by `context` ("bid": `one`)."""
+    return _current.get().pgettext(context, message)
+
+
+def NC_(context: str, message: str) -> str:
+    """Mark a message with its context for the catalog (`pgettext` translates it)."""
+    return message
+
+
 def N_(message: str) -> str:
     """Mark a message for the catalog without translating it yet (it is translated where shown)."""
     return message
+
+
+def workbook_language(asked: str | None, kept: Iterable[str | None]) -> str:
+    """The language a workbook of these sessions is written in: the one asked for, else
+    the one every session keeps (`new --lang`), else the one this terminal speaks."""
+    if asked:
+        return asked
+    own = set(kept)
+    return own.pop() or language() if len(own) == 1 else language()

@@ -11,6 +11,8 @@ from openpyxl.cell import WriteOnlyCell
 from openpyxl.styles import Alignment, Font
 
 from napledger.core.money import money_text, places
+from napledger.core.numbers import currency_sign, with_currency, written
+from napledger.core.words import language
 from napledger.export.style import MUTED
 
 if TYPE_CHECKING:  # a private module of openpyxl, needed only for annotations
@@ -68,11 +70,31 @@ def money_format(currency: str, chip_value: Decimal, *, signed: bool = False) ->
     """
     shown = places(currency, chip_value)
     number = "#,##0" + ("." + "0" * shown if shown else "")
+    lcid = _LCIDS.get(language())
+    if lcid is not None:
+        return _local_format(lcid, currency, number, signed)
     plain = _with_currency(currency, number)
     if not signed:
         return plain
     zero = _with_currency(currency, "0" + ("." + "0" * shown if shown else ""))
     return f"+{plain};-{plain};{zero}"
+
+
+# The Windows language ids a number format names its language with ([$-419]): LibreOffice
+# then writes the separators as that language does (1 234,50), and both write the sign of
+# the currency after the amount, as Russian and Polish do; English keeps £0.65.
+_LCIDS = {"ru": "419", "pl": "415"}
+
+
+def _local_format(lcid: str, currency: str, number: str, signed: bool) -> str:
+    code = currency.strip().upper()
+    label = re.sub(r"[^\w ₽£€$¥₴]", "", currency_sign(code) if code else "").strip()
+    unit = f' "{label}"' if label else ""
+    plain = f"[$-{lcid}]{number}{unit}"
+    if not signed:
+        return plain
+    zero = number.replace("#,##", "")
+    return f'[$-{lcid}]+{number}{unit};[$-{lcid}]"\u2212"{number}{unit};[$-{lcid}]{zero}{unit}'
 
 
 def _with_currency(currency: str, number: str) -> str:
@@ -90,6 +112,8 @@ def money_label(amount: Decimal, currency: str, chip_value: Decimal) -> str:
     text = money_text(abs(amount), places(currency, chip_value))
     sign = "-" if amount < 0 else ""
     code = currency.strip().upper()
+    if language() in _LCIDS:
+        return with_currency(written(sign + text), code)
     if code in _SYMBOLS:
         symbol, first = _SYMBOLS[code]
         return f"{sign}{symbol}{text}" if first else f"{sign}{text} {symbol}"

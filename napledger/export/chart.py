@@ -28,6 +28,7 @@ from openpyxl.drawing.line import LineProperties
 from openpyxl.utils import get_column_letter, quote_sheetname
 from openpyxl.worksheet.pagebreak import Break
 
+from napledger.core.words import _
 from napledger.export.cells import CellMaker, xml_safe
 from napledger.export.history import POT_SERIES, EveningSeries
 from napledger.export.style import NOTE
@@ -59,7 +60,7 @@ def add_charts(
     # A chart without series is a file Excel asks to repair; one point is no line.
     drawn = [e for e in evenings if len(e.columns) > 1 and e.points > 1]
     if not drawn:
-        chart_ws.append([cells.text("No deals to draw.", font=NOTE)])
+        chart_ws.append([cells.text(_("No deals to draw."), font=NOTE)])
         return 0
     for added, series in enumerate(drawn):
         if added:
@@ -74,8 +75,8 @@ def add_charts(
 def _evening_chart(data_ws: WriteOnlyWorksheet, evening: EveningSeries, many: bool) -> LineChart:
     chart = LineChart()
     currency = f" ({evening.currency})" if many and evening.currency else ""
-    chart.title = xml_safe(f"Running money over the evening{currency}")
-    chart.x_axis.title = "Deal (each session from its start to its close)"
+    chart.title = xml_safe(_("Running money over the evening") + currency)
+    chart.x_axis.title = _("Deal (each session from its start to its close)")
     chart.width, chart.height = _WIDTH_CM, _HEIGHT_CM
     # openpyxl 3.1 leaves <c:delete> out, and Excel then hides both axes.
     chart.x_axis.delete = False

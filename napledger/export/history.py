@@ -20,6 +20,9 @@ from decimal import Decimal
 
 from openpyxl.utils import get_column_letter
 
+from napledger.core.ledger import account_name
+from napledger.core.rules.texts import bid_name
+from napledger.core.words import N_, NC_, _, pgettext
 from napledger.export.cells import CHANGE, CHIPS, DATETIME, money_format
 from napledger.export.data import DealRow, LedgerRow, SessionExport
 from napledger.export.evening import evening
@@ -29,39 +32,40 @@ PROGRESS_EVERY = 500  # deals between two progress calls
 _NAME_CAP = 10  # characters of a name column on the Deals sheet: a longer name is cut
 _SESSION_CAP = 16
 _PLAYER_CAP = 8  # characters of a player's number columns: a longer name wraps in the header
-OPEN, CLOSE = "open", "close"  # the Deal cell of a session's opening and closing pot rows
+# The Deal cell of a session's opening and closing pot rows.
+OPEN, CLOSE = NC_("deal cell", "open"), NC_("deal cell", "close")
 
 # Sessions are named as the reader knows them (their ids appear nowhere else).
 DEAL_COLUMNS = (
-    Column("Session"),
-    Column("Deal", numeric=True),
-    Column("Status", indent=True),  # clear of the deal number to its left
-    Column("Dealer"),
-    Column("Bidder"),
-    Column("Bid"),
-    Column("Outcome"),  # names the revoker too ("revoke by Eve")
-    Column("Peeps, buys"),
-    Column("Pot", CHIPS),  # chips in the pot after the deal
-    Column("Note", indent=True),  # clear of the pot to its left
+    Column(N_("Session")),
+    Column(N_("Deal"), numeric=True),
+    Column(N_("Status"), indent=True),  # clear of the deal number to its left
+    Column(N_("Dealer")),
+    Column(N_("Bidder")),
+    Column(N_("Bid")),
+    Column(N_("Outcome")),  # names the revoker too ("revoke by Eve")
+    Column(N_("Peeps, buys")),
+    Column(N_("Pot"), CHIPS),  # chips in the pot after the deal
+    Column(N_("Note"), indent=True),  # clear of the pot to its left
 )
 # After the players' columns, and left out of the printout: for sorting and computing.
 DEAL_TAIL_COLUMNS = (
-    Column("Revision", numeric=True),  # 2 and on for a correction
-    Column("Recorded at", DATETIME),
+    Column(N_("Revision"), numeric=True),  # 2 and on for a correction
+    Column(N_("Recorded at"), DATETIME),
 )
 # Deals prints the deal columns on every page, each page's other columns being whole players.
 DEAL_TITLE_COLUMNS = 2  # Session and Deal
 LEDGER_COLUMNS = (
-    Column("Session"),
-    Column("Deal", numeric=True),
-    Column("Revision", numeric=True),
-    Column("Payer", indent=True),
-    Column("Payee"),
-    Column("Chips", CHIPS),
-    Column("Money", MONEY),
+    Column(N_("Session")),
+    Column(N_("Deal"), numeric=True),
+    Column(N_("Revision"), numeric=True),
+    Column(N_("Payer"), indent=True),
+    Column(N_("Payee")),
+    Column(N_("Chips"), CHIPS),
+    Column(N_("Money"), MONEY),
 )
-BALANCE_COLUMNS = (Column("Session"), Column("Deal", numeric=True))
-POT_SERIES = "Pot"
+BALANCE_COLUMNS = (Column(N_("Session")), Column(N_("Deal"), numeric=True))
+POT_SERIES = N_("Pot")  # the pot's line on the chart
 
 
 @dataclass
@@ -123,9 +127,9 @@ def deal_columns(players: Sequence[str]) -> list[Column]:
     columns = [*DEAL_COLUMNS]
     for player in players:
         columns += [
-            Column(f"{player} change", CHANGE),
-            Column(f"{player} money", SIGNED),
-            Column(f"{player} total", CHANGE),
+            Column(_("{player} change").format(player=player), CHANGE, translated=False),
+            Column(_("{player} money").format(player=player), SIGNED, translated=False),
+            Column(_("{player} total").format(player=player), CHANGE, translated=False),
         ]
     return [*columns, *DEAL_TAIL_COLUMNS]
 
@@ -144,7 +148,10 @@ def write_history(
     history = History()
     parts = evening(sessions)
     many = len(parts) > 1
-    balance_columns = [*BALANCE_COLUMNS, *(Column(f"{p} chips", CHIPS) for p in players)]
+    balance_columns = [
+        *BALANCE_COLUMNS,
+        *(Column(_("{player} chips").format(player=p), CHIPS, translated=False) for p in players),
+    ]
     part_of: dict[int, EveningSeries] = {}
     for part in parts:
         fmt = max(
@@ -153,7 +160,8 @@ def write_history(
         series = EveningSeries(part.currency, fmt)
         suffix = f" {part.currency}".rstrip() if many else ""
         for name in [*roster(part.sessions), POT_SERIES]:
-            balance_columns.append(Column(name + suffix, fmt))
+            shown = _(POT_SERIES) if name == POT_SERIES else name
+            balance_columns.append(Column(shown + suffix, fmt, translated=False))
             series.columns[name] = len(balance_columns)
         history.evenings.append(series)
         for session in part.sessions:
@@ -161,7 +169,7 @@ def write_history(
     deals.set_widths(_deal_widths(sessions, columns), columns, header_cap=_PLAYER_CAP + 2)
     ledger.set_widths(_ledger_widths(sessions), LEDGER_COLUMNS)
     balance.set_widths(
-        [_session_width(sessions), *(width_of(c.header) + 3 for c in balance_columns[1:])],
+        [_session_width(sessions), *(width_of(c.shown) + 3 for c in balance_columns[1:])],
         balance_columns,
     )
     deals.begin_table("DealsTable", columns)
@@ -220,8 +228,13 @@ class _SessionWriter:
         session = self.session
         seated = set(session.players)
         if session.opening_pot:
-            source = f" from {session.carried_from}" if session.carried_from else ""
-            self._pot_row(OPEN, f"pot of {session.opening_pot} carried in{source}", {}, ())
+            if session.carried_from:
+                said = _("pot of {n} carried in from {session}").format(
+                    n=session.opening_pot, session=session.carried_from
+                )
+            else:
+                said = _("pot of {n} carried in").format(n=session.opening_pot)
+            self._pot_row(pgettext("deal cell", OPEN), said, {}, ())
         if self.series.first_row == 0:
             self.series.first_row = self.balance.rows + 1
         started = False  # the start's point is written with the first live deal's seating
@@ -271,18 +284,21 @@ class _SessionWriter:
     def _close(self) -> None:
         session, pot_to = self.session, self.session.pot_to
         shares = session.close_shares
-        if pot_to == "carry":
-            where = f"carried to {session.carried_to}" if session.carried_to else "carried on"
+        if pot_to == "carry" and session.carried_to:
+            said = _("pot of {n} carried to {session}")
+        elif pot_to == "carry":
+            said = _("pot of {n} carried on")
         elif pot_to == "split":
-            where = "split"
+            said = _("pot of {n} split")
         else:
-            where = f"to {pot_to}"
+            said = _("pot of {n} to {player}")
         for player, chips in shares.items():
             self.totals[player] = self.totals.get(player, 0) + chips
         if pot_to != "carry":
             self.pot = 0
-        self._pot_row(CLOSE, f"pot of {self.left} {where}", shares, session.players)
-        self._balance_row(CLOSE, session.players)
+        told = said.format(n=self.left, session=session.carried_to, player=pot_to)
+        self._pot_row(pgettext("deal cell", CLOSE), told, shares, session.players)
+        self._balance_row(pgettext("deal cell", CLOSE), session.players)
 
     def _pot_row(
         self, label: str, outcome: str, changes: Mapping[str, int], shown: Sequence[str]
@@ -321,6 +337,18 @@ class _SessionWriter:
         self.balance.append([*row, *evening_cells], money=self.fmt, signed=self.series.money)
 
 
+# A deal record's state in the Status column.
+STATUSES = (
+    NC_("deal status", "live"),
+    NC_("deal status", "voided"),
+    NC_("deal status", "replaced"),
+)
+
+
+def status_text(status: str) -> str:
+    return pgettext("deal status", status)
+
+
 def _seated(session: SessionExport, deal: DealRow | None) -> Sequence[str]:
     if deal is None or deal.seated is None:
         return session.players
@@ -340,15 +368,16 @@ def _deal_values(
     what it had paid, in brackets and as text, so the correction can be read and
     no sum of the column includes it; its money and totals are left blank.
     """
-    extras = [*deal.peeps, *(f"{name} buys {cards}" for name, cards in deal.purchases)]
+    bought = _("{player} buys {n}")
+    extras = [*deal.peeps, *(bought.format(player=p, n=cards) for p, cards in deal.purchases)]
     outcome = deal.outcome
     values: list[object] = [
         session.name,
         deal.number,
-        deal.status,
+        status_text(deal.status),
         deal.dealer,
         deal.bidder,
-        deal.bid,
+        bid_name(deal.bid) if deal.bid else deal.bid,
         outcome,
         ", ".join(extras) or None,
         deal.pot_after,
@@ -387,10 +416,10 @@ class _Transfers:
         self._sheet.append(
             [
                 session.name,
-                CLOSE if row.deal is None else row.deal,
+                pgettext("deal cell", CLOSE) if row.deal is None else row.deal,
                 row.revision,
-                row.payer,
-                row.payee,
+                account_name(row.payer),
+                account_name(row.payee),
                 row.chips,
                 row.chips * session.chip_value,
             ],
@@ -441,4 +470,4 @@ def _session_width(sessions: Sequence[SessionExport]) -> int:
 def _ledger_widths(sessions: Sequence[SessionExport]) -> list[float]:
     name = max((len(p) for s in sessions for p in s.players), default=6)
     guesses = {"Session": _session_width(sessions), "Payer": name, "Payee": name, "Money": 12}
-    return [max(width_of(c.header) + 3, guesses.get(c.header, 6) + 1) for c in LEDGER_COLUMNS]
+    return [max(width_of(c.shown) + 3, guesses.get(c.header, 6) + 1) for c in LEDGER_COLUMNS]

@@ -18,6 +18,7 @@ from openpyxl.worksheet.pagebreak import Break
 from openpyxl.worksheet.table import Table, TableColumn, TableStyleInfo
 
 from napledger.core.errors import NapError
+from napledger.core.words import _
 from napledger.export.cells import CellMaker, clean_text, xml_safe
 from napledger.export.pages import LINE, Page, column_points, set_up
 from napledger.export.style import (
@@ -56,14 +57,20 @@ _HEADER_FOOTER_MAX = 100  # characters of a name in a page header (Excel allows 
 
 @dataclass(frozen=True)
 class Column:
-    header: str
+    header: str  # the English header (marked for the catalog), or a text made already
     fmt: str | None = None  # a number format, MONEY, or None for the default
     numeric: bool = False  # holds numbers even without a format: its header sits right
     indent: bool = False  # text set in a little, clear of the numbers to its left
+    translated: bool = True  # False: `header` is already what is shown (a player's name)
 
     @property
     def right(self) -> bool:
         return self.numeric or self.fmt is not None
+
+    @property
+    def shown(self) -> str:
+        """The header in the language spoken."""
+        return _(self.header) if self.translated else self.header
 
 
 class Sheet:
@@ -104,7 +111,7 @@ class Sheet:
         """
         widths = list(widths)
         for index, column in enumerate(columns[: len(widths)]):
-            widths[index] = max(widths[index], min(header_room(column.header), header_cap))
+            widths[index] = max(widths[index], min(header_room(column.shown), header_cap))
             if column.indent:  # the indent takes room from the text ("replaced" touched "Dan")
                 widths[index] += _INDENT_ROOM
         self._widths = [min(max(width, _MIN_WIDTH), _MAX_WIDTH) for width in widths]
@@ -198,7 +205,7 @@ class Sheet:
 
     def header(self, columns: Sequence[Column], headers: Sequence[str] | None = None) -> None:
         """A header row: bold on a fill, the headers of numbers aligned right like them."""
-        texts = headers or [clean_text(c.header) for c in columns]
+        texts = headers or [clean_text(c.shown) for c in columns]
         cells = [
             self.cells.text(text, font=HEADER, align=_header_alignment(c))
             for text, c in zip(texts, columns, strict=True)
@@ -231,7 +238,7 @@ class Sheet:
         self.line(text, HEADING)
 
     def begin_table(self, name: str, columns: Sequence[Column]) -> None:
-        headers = table_headers(c.header for c in columns)
+        headers = table_headers(c.shown for c in columns)
         self.header(columns, headers)
         self._table = (name, self.rows, headers)
 
@@ -246,7 +253,9 @@ class Sheet:
     ) -> None:
         if self.rows >= MAX_ROWS - 1:  # keep a row for the "(none)" or a closing table
             raise NapError(
-                f"too many rows for Excel's {self.ws.title} sheet: export fewer sessions at once"
+                _("too many rows for Excel's {sheet} sheet: export fewer sessions at once").format(
+                    sheet=self.ws.title
+                )
             )
         make = self.cells.make
         row = [
@@ -351,7 +360,7 @@ def page_header_footer(ws: WriteOnlyWorksheet, header: str) -> None:
     for part, value in (
         (ws.oddHeader.left, text),
         (ws.oddHeader.right, "&A"),
-        (ws.oddFooter.center, "Page &P of &N"),
+        (ws.oddFooter.center, _("Page &P of &N")),
     ):
         part.text = value
         part.size = 9

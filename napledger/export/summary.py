@@ -13,7 +13,9 @@ from decimal import Decimal
 
 from openpyxl.utils import get_column_letter
 
-from napledger.core.ledger import POT
+from napledger.core.ledger import POT, account_name
+from napledger.core.rules.texts import bid_name, rule_text
+from napledger.core.words import N_, NC_, _, language, ngettext, pgettext
 from napledger.export.cells import (
     CHANGE,
     CHIPS,
@@ -31,37 +33,37 @@ from napledger.export.style import TOTAL
 
 NAME_WIDTH = (12.0, 30.0)  # the first columns hold names: at least, at most
 
-TOTAL_COLUMNS = (Column("Player"), Column("Chips", CHANGE), Column("Money", SIGNED))
-MONEY_ONLY_COLUMNS = (Column("Player"), Column("Money", SIGNED))
-CHECK = "Check: sums to zero"
-PAYMENT_COLUMNS = (Column("Pays"), Column("To"), Column("Amount", MONEY))
+TOTAL_COLUMNS = (Column(N_("Player")), Column(N_("Chips"), CHANGE), Column(N_("Money"), SIGNED))
+MONEY_ONLY_COLUMNS = (Column(N_("Player")), Column(N_("Money"), SIGNED))
+CHECK = N_("Check: sums to zero")
+PAYMENT_COLUMNS = (Column(N_("Pays")), Column(N_("To")), Column(N_("Amount"), MONEY))
 SESSION_COLUMNS = (
-    Column("Name"),
-    Column("Variant"),
-    Column("Currency"),
-    Column("Chip value", MONEY),
-    Column("Created", DATETIME),
-    Column("Closed", DATETIME),
-    Column("Deals", numeric=True),
-    Column("Pot (chips)", CHIPS),
-    Column("Pot (money)", MONEY),
+    Column(N_("Name")),
+    Column(N_("Variant")),
+    Column(N_("Currency")),
+    Column(N_("Chip value"), MONEY),
+    Column(N_("Created"), DATETIME),
+    Column(N_("Closed"), DATETIME),
+    Column(N_("Deals"), numeric=True),
+    Column(N_("Pot (chips)"), CHIPS),
+    Column(N_("Pot (money)"), MONEY),
 )
 STAKE_COLUMNS = (
-    Column("Bid"),
-    Column("Tricks", numeric=True),
-    Column("In play", indent=True),
-    Column("Made: each opponent pays", CHIPS),
-    Column("Failed: pays each opponent", CHIPS),
-    Column("What it does to the pot", indent=True),
+    Column(N_("Bid")),
+    Column(N_("Tricks"), numeric=True),
+    Column(N_("In play"), indent=True),
+    Column(N_("Made: each opponent pays"), CHIPS),
+    Column(N_("Failed: pays each opponent"), CHIPS),
+    Column(N_("What it does to the pot"), indent=True),
 )
-SETTING_COLUMNS = (Column("Setting"), Column("Value"), Column("What it does"))
+SETTING_COLUMNS = (Column(N_("Setting")), Column(N_("Value")), Column(N_("What it does")))
 
 
 def evening_title(sessions: Sequence[SessionExport]) -> str:
     """What the evening is called on every printed page: its sessions' names."""
     if not sessions:
-        return "napledger: no sessions"
-    return "Nap evening: " + ", ".join(s.name for s in sessions)
+        return _("napledger: no sessions")
+    return _("Nap evening: {sessions}").format(sessions=", ".join(s.name for s in sessions))
 
 
 def write_summary(
@@ -73,8 +75,8 @@ def write_summary(
     last starts a page of its own.
     """
     live_deals = history.live_deals
-    name_width = max(_name_width(sessions), len(CHECK) + 1.0)
-    variant = max((len(s.variant) for s in sessions), default=0) + 2.0
+    name_width = max(_name_width(sessions), len(_(CHECK)) + 1.0)
+    variant = max((len(rule_text(s.variant)) for s in sessions), default=0) + 2.0
     sheet.set_widths(
         [
             name_width,
@@ -92,14 +94,16 @@ def write_summary(
     sheet.print_at_scale(header, landscape=False)
     sheet.title(evening_title(sessions))
     if not sessions:
-        sheet.line("No sessions to report.")
+        sheet.line(_("No sessions to report."))
         return
     sheet.line(_evening_line(sessions, live_deals))
     parts = evening(sessions)
     for number, part in enumerate(parts, 1):
         _write_part(sheet, part, number if len(parts) > 1 else None)
     if any(s.closed is None for s in sessions):
-        sheet.line("An open session counts as if it closed now with the pot split, as settle does.")
+        sheet.line(
+            _("An open session counts as if it closed now with the pot split, as settle does.")
+        )
     for number, (session, live, pot) in enumerate(
         zip(sessions, live_deals, history.pots, strict=True), 1
     ):
@@ -109,14 +113,50 @@ def write_summary(
 
 def _evening_line(sessions: Sequence[SessionExport], live_deals: Sequence[int]) -> str:
     days = sorted({excel_datetime(s.created).date() for s in sessions})
-    when = _day(days[0]) if len(days) == 1 else f"{_day(days[0])} to {_day(days[-1])}"
+    if len(days) == 1:
+        when = _day(days[0])
+    else:
+        when = _("{first} to {last}").format(first=_day(days[0]), last=_day(days[-1]))
     count = len(sessions)
     deals = sum(live_deals)
-    return f"{when} · {count} session{'s' * (count != 1)} · {deals} deal{'s' * (deals != 1)}"
+    sessions_said = ngettext("{n} session", "{n} sessions", count).format(n=count)
+    deals_said = ngettext("{n} deal", "{n} deals", deals).format(n=deals)
+    return f"{when} · {sessions_said} · {deals_said}"
 
 
 def _day(day: date) -> str:
-    return f"{day:%a} {day.day} {day:%b %Y}"
+    """A day as the language writes it: Thu 3 Dec 2026, чт 3 дек. 2026, czw. 3 gru 2026."""
+    if language() == "en":
+        return f"{day:%a} {day.day} {day:%b %Y}"
+    weekday = pgettext("weekday", WEEKDAYS[day.weekday()])
+    month = pgettext("month of a date", MONTHS[day.month - 1])
+    return f"{weekday} {day.day} {month} {day.year}"
+
+
+# A date's words, for the languages other than English (which Python's C locale writes).
+WEEKDAYS = (
+    NC_("weekday", "Mon"),
+    NC_("weekday", "Tue"),
+    NC_("weekday", "Wed"),
+    NC_("weekday", "Thu"),
+    NC_("weekday", "Fri"),
+    NC_("weekday", "Sat"),
+    NC_("weekday", "Sun"),
+)
+MONTHS = (
+    NC_("month of a date", "Jan"),
+    NC_("month of a date", "Feb"),
+    NC_("month of a date", "Mar"),
+    NC_("month of a date", "Apr"),
+    NC_("month of a date", "May"),
+    NC_("month of a date", "Jun"),
+    NC_("month of a date", "Jul"),
+    NC_("month of a date", "Aug"),
+    NC_("month of a date", "Sep"),
+    NC_("month of a date", "Oct"),
+    NC_("month of a date", "Nov"),
+    NC_("month of a date", "Dec"),
+)
 
 
 def _write_part(sheet: Sheet, part: EveningPart, number: int | None) -> None:
@@ -131,14 +171,14 @@ def _write_part(sheet: Sheet, part: EveningPart, number: int | None) -> None:
     parties = [p for p in parties if p != POT or part.net.get(p)]
     sheet.keep(len(parties) + 5)
     sheet.blank()
-    sheet.heading(f"Evening totals{suffix}")
+    sheet.heading(_("Evening totals") + suffix)
     chips = part.chip_value is not None
     columns = TOTAL_COLUMNS if chips else MONEY_ONLY_COLUMNS
     sheet.begin_table(f"EveningTotals{number or ''}", columns)
     first = sheet.rows + 1
     for party in parties:
         money = part.net.get(party, Decimal(0))
-        label = "in the carried pot" if party == POT else party
+        label = _("in the carried pot") if party == POT else party
         values = [label, part.chips(party), money] if chips else [label, money]
         sheet.append(values, money=fmt, signed=signed)
     sheet.end_table()
@@ -146,20 +186,22 @@ def _write_part(sheet: Sheet, part: EveningPart, number: int | None) -> None:
     count = len(part.plan)
     sheet.keep(count + 3)
     sheet.blank()
-    sheet.heading(f"Settlement{suffix}: {count} payment{'s' * (count != 1)}")
+    payments = ngettext("{n} payment", "{n} payments", count).format(n=count)
+    sheet.heading(_("Settlement") + f"{suffix}: {payments}")
     if not part.plan:
-        sheet.line("Everyone is square.")
+        sheet.line(_("Everyone is square."))
         return
     sheet.begin_table(f"EveningSettlement{number or ''}", PAYMENT_COLUMNS)
     for payment in part.plan:
-        sheet.append([payment.payer, payment.payee, payment.amount], money=fmt, font=TOTAL)
+        paid = [account_name(payment.payer), account_name(payment.payee), payment.amount]
+        sheet.append(paid, money=fmt, font=TOTAL)
     sheet.end_table()
 
 
 def _check_row(sheet: Sheet, columns: Sequence[Column], first: int, fmt: str, signed: str) -> None:
     """Below a table of totals: the sum of each of its number columns, which is zero."""
     last = sheet.rows
-    sums: list[object] = [CHECK]
+    sums: list[object] = [_(CHECK)]
     for index in range(2, len(columns) + 1):
         letter = get_column_letter(index)
         sums.append(Formula(f"=SUM({letter}{first}:{letter}{last})"))
@@ -176,8 +218,11 @@ def _write_session(
     # The pot as a party of the session: what it brought in (a carried pot) is what the
     # players share between them, what is left in it is what they put in and did not take.
     if session.opening_pot:
-        source = f"{session.carried_from}'s pot" if session.carried_from else "a carried pot"
-        rows.append((f"from {source}", -session.opening_pot))
+        if session.carried_from:
+            source = _("from {session}'s pot").format(session=session.carried_from)
+        else:
+            source = _("from a carried pot")
+        rows.append((source, -session.opening_pot))
     if session.pot:
         rows.append((_pot_left(session), session.pot))
     sheet.keep(len(rows) + 6)
@@ -196,28 +241,38 @@ def _write_session(
 
 def _pot_left(session: SessionExport) -> str:
     if session.pot_to == "carry":
-        return f"carried to {session.carried_to}" if session.carried_to else "carried on"
-    return "left in the pot"
+        if session.carried_to:
+            return _("carried to {session}").format(session=session.carried_to)
+        return _("carried on")
+    return _("left in the pot")
 
 
 def pot_line(session: SessionExport, pot: PotFlow) -> str:
     """Where the session's pot came from and went, in chips."""
     parts = []
     if pot.carried_in:
-        source = f" from {session.carried_from}" if session.carried_from else ""
-        parts.append(f"{pot.carried_in} carried in{source}")
-    parts += [f"{pot.paid_in} paid in", f"{pot.taken} taken by bids"]
+        if session.carried_from:
+            said = _("{n} carried in from {session}").format(
+                n=pot.carried_in, session=session.carried_from
+            )
+        else:
+            said = _("{n} carried in").format(n=pot.carried_in)
+        parts.append(said)
+    parts += [
+        _("{n} paid in").format(n=pot.paid_in),
+        _("{n} taken by bids").format(n=pot.taken),
+    ]
     if session.pot_to is None:
-        end = f"{pot.left} left in it (open: settle splits it)"
+        end = _("{n} left in it (open: settle splits it)").format(n=pot.left)
     elif session.pot_to == "carry":
-        where = session.carried_to or "the next session"
-        end = f"{pot.left} carried to {where}"
+        where = session.carried_to or _("the next session")
+        end = _("{n} carried to {session}").format(n=pot.left, session=where)
     elif session.pot_to == "split":
         shares = ", ".join(f"{p} {c}" for p, c in session.close_shares.items())
-        end = f"{pot.left} split at the close" + (f" ({shares})" if shares else "")
+        end = _("{n} split at the close").format(n=pot.left) + (f" ({shares})" if shares else "")
     else:
-        end = f"{pot.left} to {session.pot_to} at the close"
-    return "Pot (chips): " + " · ".join([*parts, end])
+        end = _("{n} to {player} at the close").format(n=pot.left, player=session.pot_to)
+    return _("Pot (chips): {flow}").format(flow=" · ".join([*parts, end]))
 
 
 def _write_sessions_table(
@@ -226,13 +281,13 @@ def _write_sessions_table(
     """The sessions again as one table of typed values, for sorting and formulas."""
     sheet.keep(len(sessions) + 4)
     sheet.blank()
-    sheet.heading("Sessions")
+    sheet.heading(_("Sessions"))
     sheet.begin_table("SessionsTable", SESSION_COLUMNS)
     for session, live in zip(sessions, live_deals, strict=True):
         value = session.chip_value
         row = [
             session.name,
-            session.variant,
+            rule_text(session.variant),
             session.currency,
             value,
             session.created,
@@ -247,10 +302,14 @@ def _write_sessions_table(
 
 def _session_line(session: SessionExport, live: int) -> str:
     chip = money_label(session.chip_value, session.currency, session.chip_value)
-    started = f"started {excel_datetime(session.created):%Y-%m-%d %H:%M}"
-    closed = f"closed {excel_datetime(session.closed):%Y-%m-%d %H:%M}" if session.closed else "open"
-    deals = f"{live} deal{'s' * (live != 1)}"
-    return f"{session.variant} · a chip is {chip} · {started}, {closed} · {deals}"
+    started = _("started {when}").format(when=f"{excel_datetime(session.created):%Y-%m-%d %H:%M}")
+    if session.closed:
+        closed = _("closed {when}").format(when=f"{excel_datetime(session.closed):%Y-%m-%d %H:%M}")
+    else:
+        closed = _("open")
+    deals = ngettext("{n} deal", "{n} deals", live).format(n=live)
+    chip_said = _("a chip is {money}").format(money=chip)
+    return f"{rule_text(session.variant)} · {chip_said} · {started}, {closed} · {deals}"
 
 
 def _name_width(sessions: Sequence[SessionExport]) -> float:
@@ -274,23 +333,23 @@ def write_rules(sheet: Sheet, sessions: Sequence[SessionExport], header: str) ->
         groups.setdefault(same, []).append(s)
     # Each set of rules fits a page: as tall as their count, as wide as one.
     sheet.print_setup(header, repeat_first_row=False, pages_tall=max(1, len(groups)))
-    sheet.title("Rules")
+    sheet.title(_("Rules"))
     if not sessions:
-        sheet.line("No sessions.")
+        sheet.line(_("No sessions."))
     for number, group in enumerate(groups.values(), 1):
         suffix = str(number) if number > 1 else ""
         first = group[0]
         sheet.blank()
-        sheet.heading(first.variant)
-        sheet.line("Played in: " + ", ".join(s.name for s in group))
+        sheet.heading(rule_text(first.variant))
+        sheet.line(_("Played in: {sessions}").format(sessions=", ".join(s.name for s in group)))
         pot_fail_doubles = bool(first.settings.get("pool_fail_doubles"))
         sheet.begin_table(f"StakesTable{suffix}", STAKE_COLUMNS)
         for stake in first.stakes:
             sheet.append(
                 [
-                    stake.bid,
-                    "no tricks" if stake.misere else stake.tricks,
-                    "yes" if stake.enabled else "off",
+                    bid_name(stake.bid),
+                    _("no tricks") if stake.misere else stake.tricks,
+                    _("yes") if stake.enabled else _("off"),
                     stake.win,
                     stake.lose,
                     stake_note(stake, pot_fail_doubles),
@@ -302,38 +361,45 @@ def write_rules(sheet: Sheet, sessions: Sequence[SessionExport], header: str) ->
         sheet.begin_table(f"SettingsTable{suffix}", SETTING_COLUMNS)
         for key, setting in first.settings.items():
             if key in first.absent:  # as `variants` shows it: a dash and the reason
-                sheet.append([key, "—", first.absent[key]], muted=True)
+                sheet.append([key, "—", rule_text(first.absent[key])], muted=True)
             else:
                 note = setting_note(key, setting, first.settings)
                 sheet.append([key, _setting_text(setting), note])
         sheet.end_table()
         sheet.line(
-            "At the close of a session the pot is split among those seated, "
-            "given to one player, or carried to the next session, as chosen with close."
+            _(
+                "At the close of a session the pot is split among those seated, "
+                "given to one player, or carried to the next session, as chosen with close."
+            )
         )
 
 
 def stake_note(stake: StakeRow, pot_fail_doubles: bool) -> str:
     """What a bid does to the pot, in a few words."""
     if not stake.enabled:
-        return "off in this session: it cannot be bid"
+        return _("off in this session: it cannot be bid")
     parts = []
     if stake.pot_bid:
-        parts.append("made: takes the whole pot")
+        parts.append(_("made: takes the whole pot"))
         if pot_fail_doubles:
-            parts.append("failed: pays the pot as much as it holds (doubles it)")
+            parts.append(_("failed: pays the pot as much as it holds (doubles it)"))
     if stake.fail_pot:
-        chips = f"{stake.fail_pot} chip{'s' * (stake.fail_pot != 1)}"
-        parts.append(f"failed: also pays {chips} into the pot")
-    return "; ".join(parts) or "none: paid between the players only"
+        parts.append(
+            ngettext(
+                "failed: also pays {n} chip into the pot",
+                "failed: also pays {n} chips into the pot",
+                stake.fail_pot,
+            ).format(n=stake.fail_pot)
+        )
+    return "; ".join(parts) or _("none: paid between the players only")
 
 
 def _setting_text(value: object) -> object:
     """On or off for a switch; a number stays a number, to compute with."""
     if value is True:
-        return "on"
-    if value is False:
-        return "off"
+        return _("on")
+    if value is False or value == "off":
+        return _("off")
     return value if isinstance(value, int) else str(value)
 
 
@@ -343,54 +409,72 @@ def setting_note(key: str, value: object, settings: Mapping[str, object]) -> str
     ante = settings.get("pool_ante", 1)
     notes = {
         "dealer_sits_out_from": (
-            f"with {value} or more seated, the dealer sits the deal out"
+            _("with {value} or more seated, the dealer sits the deal out").format(value=value)
             if on
-            else "the dealer always plays"
+            else _("the dealer always plays")
         ),
         "pool": (
-            f"every seated player antes {ante} into the pot each deal, passed-out ones too"
+            _(
+                "every seated player antes {ante} into the pot each deal, passed-out ones too"
+            ).format(ante=ante)
             if on
-            else "no ante from every player"
+            else _("no ante from every player")
         ),
-        "pool_ante": "chips each player antes when pool is on",
+        "pool_ante": _("chips each player antes when pool is on"),
         "pool_fail_doubles": (
-            "a failed pot bid pays the pot as much as it holds"
+            _("a failed pot bid pays the pot as much as it holds")
             if on
-            else "a failed pot bid pays the pot nothing"
+            else _("a failed pot bid pays the pot nothing")
         ),
         "dealer_ante": (
-            f"the dealer puts {value} into the pot each deal" if on else "the dealer antes nothing"
+            _("the dealer puts {value} into the pot each deal").format(value=value)
+            if on
+            else _("the dealer antes nothing")
         ),
-        "peep_fee": f"each player who peeps pays {value} into the pot" if on else "peeping is free",
+        "peep_fee": (
+            _("each player who peeps pays {value} into the pot").format(value=value)
+            if on
+            else _("peeping is free")
+        ),
         "purchase_fee": (
-            f"each card bought costs {value}, paid into the pot" if on else "buying cards is free"
+            _("each card bought costs {value}, paid into the pot").format(value=value)
+            if on
+            else _("buying cards is free")
         ),
         "dealer_peeps": {
-            "free": "the dealer looks at the floater free",
-            "pays": "the dealer pays the peep fee to look, like anyone",
-            "never": "the dealer may not look at the floater",
+            "free": _("the dealer looks at the floater free"),
+            "pays": _("the dealer pays the peep fee to look, like anyone"),
+            "never": _("the dealer may not look at the floater"),
         }.get(str(value), ""),
         "revoke_fine": (
-            f"a revoker also pays {value} into the pot" if on else "a revoke pays no fine"
+            _("a revoker also pays {value} into the pot").format(value=value)
+            if on
+            else _("a revoke pays no fine")
         ),
         "empty_pot_ante": (
-            f"a deal that starts with the pot empty: every seated player first puts in {value}"
+            _(
+                "a deal that starts with the pot empty: every seated player first puts in {value}"
+            ).format(value=value)
             if on
-            else "an empty pot is not refilled"
+            else _("an empty pot is not refilled")
         ),
         "pass_doubles": (
-            "the deal after a passed-out one pays its stakes twice (never antes, fees or the pot)"
+            _(
+                "the deal after a passed-out one pays its stakes twice (never antes, fees or the pot)"
+            )
             if on
-            else "stakes stay the same after a pass"
+            else _("stakes stay the same after a pass")
         ),
         "purchase_max_dealt": (
-            f"cards are bought only with at most {value} dealt in"
+            _("cards are bought only with at most {value} dealt in").format(value=value)
             if on
-            else "cards may be bought at any table"
+            else _("cards may be bought at any table")
         ),
     }
     if key in notes:
         return notes[key]
     if isinstance(value, bool):
-        return f"the bid {key} is {'on' if value else 'off'}"
+        if value:
+            return _("the bid {key} is on").format(key=key)
+        return _("the bid {key} is off").format(key=key)
     return ""

@@ -18,6 +18,7 @@ from openpyxl import Workbook
 from openpyxl.writer.excel import ExcelWriter
 
 from napledger.core.errors import NapError
+from napledger.core.words import _
 from napledger.export.chart import add_charts
 from napledger.export.data import SessionExport
 from napledger.export.history import PROGRESS_EVERY, write_history
@@ -87,9 +88,9 @@ def write_workbook(
     path = Path(path)
     target = Path(os.path.realpath(path)) if path.is_symlink() else path
     if target.is_dir():
-        raise NapError(f"cannot write {path}: it is a folder")
+        raise NapError(_("cannot write {path}: it is a folder").format(path=path))
     if exists == "refuse" and os.path.lexists(target):
-        raise TargetExists(f"{path} already exists: give --force to replace it")
+        raise TargetExists(_("{path} already exists: give --force to replace it").format(path=path))
     _sweep_stale(target)
     try:
         handle, temp = _create_beside(target)
@@ -200,7 +201,7 @@ def _running(pid: int) -> bool:
 
 
 def _cannot_write(path: Path, exc: OSError) -> str:
-    return f"cannot write {path}: {exc.strerror or exc}"
+    return _("cannot write {path}: {reason}").format(path=path, reason=exc.strerror or exc)
 
 
 def _fill(
@@ -209,16 +210,16 @@ def _fill(
     wb.properties.creator = "napledger"
     # Sheets appear in creation order; each streams to its own temporary file,
     # so they can be filled in any order.
-    summary = Sheet(wb, "Summary", freeze=None)
-    chart_ws = wb.create_sheet("Chart")
-    deals = Sheet(wb, "Deals", freeze="C2")
-    rules = Sheet(wb, "Rules", freeze=None)
-    ledger = Sheet(wb, "Ledger")
-    balance = Sheet(wb, "Balance", freeze="C2")
+    summary = Sheet(wb, _("Summary"), freeze=None)
+    chart_ws = wb.create_sheet(_("Chart"))
+    deals = Sheet(wb, _("Deals"), freeze="C2")
+    rules = Sheet(wb, _("Rules"), freeze=None)
+    ledger = Sheet(wb, _("Ledger"))
+    balance = Sheet(wb, _("Balance"), freeze="C2")
 
     title = evening_title(sessions)
     wb.properties.title = title
-    wb.properties.subject = "Nap evening report: totals, settlement, chart, deals and rules"
+    wb.properties.subject = _("Nap evening report: totals, settlement, chart, deals and rules")
     for sheet in (ledger, balance):
         sheet.print_setup(title)
     set_up(chart_ws, landscape=True)  # no fit-to-page: it would drop the breaks

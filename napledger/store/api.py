@@ -57,6 +57,7 @@ from napledger.core.money import places
 from napledger.core.options import DealOptions, make_deal
 from napledger.core.rules import Deal, Rules
 from napledger.core.rules.scoring import describe as describe_deal
+from napledger.core.words import _
 from napledger.store.book import Book, session_info, still_open
 from napledger.store.db import (
     APPLIED,
@@ -156,8 +157,10 @@ class Database:
         if behind:
             if not upgrade:
                 raise NapError(
-                    f"{describe(self.url)} needs its schema upgraded; any command but "
-                    "shell completion upgrades it"
+                    _(
+                        "{database} needs its schema upgraded; any command but "
+                        "shell completion upgrades it"
+                    ).format(database=describe(self.url))
                 )
             bring_up_to_date(self.url, self._opened)
             with transaction(engine) as session:
@@ -199,8 +202,9 @@ def bring_up_to_date(url: str, opened: OpenedFile | None = None) -> None:
         engine.dispose()
     if backup is not None:
         print(
-            f"napledger: upgraded the database schema ({', '.join(applied)}); "
-            f"the old file is kept at {backup}",
+            _(
+                "napledger: upgraded the database schema ({migrations}); the old file is kept at {path}"
+            ).format(migrations=", ".join(applied), path=backup),
             file=sys.stderr,
         )
 
@@ -227,8 +231,11 @@ class Transaction:
         currency: str | None = None,
         dealer: str | None = None,
         carry_from: str | None = None,
+        language: str | None = None,
     ) -> Scoreboard:
-        row = self.book.create(name, rules, players, chip_value, currency, dealer, carry_from)
+        row = self.book.create(
+            name, rules, players, chip_value, currency, dealer, carry_from, language
+        )
         return self.book.table(row)
 
     def use(self, ref: str) -> SessionInfo:
@@ -396,7 +403,11 @@ class SessionAPI:
             return None
         first = b.revisions(row, number)[:1] if 0 < number < upcoming else []
         if not first:
-            raise NapError(f"the next deal is {upcoming}, not {number}; nothing changed")
+            raise NapError(
+                _("the next deal is {next}, not {n}; nothing changed").format(
+                    next=upcoming, n=number
+                )
+            )
         rules = b.rules(row)
         old = deal_from_json(first[0].record_json)
         base = Deal(seated=old.seated, dealer=old.dealer, dealer_named=old.dealer_named)
@@ -407,8 +418,9 @@ class SessionAPI:
         if asked == old:
             return DealResult(number, 1, old, b.deal_entries(first[0]), b.table(row))
         raise NapError(
-            f"deal {number} was recorded meanwhile ({describe_deal(rules, old)}); "
-            f"nothing changed (the next deal is {upcoming})"
+            _(
+                "deal {n} was recorded meanwhile ({deal}); nothing changed (the next deal is {next})"
+            ).format(n=number, deal=describe_deal(rules, old), next=upcoming)
         )
 
     def pass_(
@@ -445,7 +457,7 @@ class SessionAPI:
         old = deal_from_json(b.deal(row, number).record_json)
         deal = make_deal(options, b.rules(row), old, b.everyone(row), amending=True)
         if deal == old:
-            raise NapError(f"that is what deal {number} already says")
+            raise NapError(_("that is what deal {n} already says").format(n=number))
         new = b.amend(row, number, deal)
         return DealResult(new.number, new.revision, deal, b.deal_entries(new), b.table(row))
 
@@ -460,10 +472,12 @@ class SessionAPI:
         shown = next((v for v in versions if v.revision == seen), None)
         if shown is None:
             raise NapError(
-                f"deal {number} has no version {deal_label(number, seen)}; nothing changed"
+                _("deal {n} has no version {label}; nothing changed").format(
+                    n=number, label=deal_label(number, seen)
+                )
             )
         if live is None:
-            raise NapError(f"deal {number} was voided meanwhile; nothing changed")
+            raise NapError(_("deal {n} was voided meanwhile; nothing changed").format(n=number))
         try:
             asked: Deal | None = make_deal(
                 options, b.rules(row), deal_from_json(shown.record_json), b.everyone(row), True
@@ -473,8 +487,9 @@ class SessionAPI:
         if asked is not None and live.revision > seen and asked == deal_from_json(live.record_json):
             return DealResult(number, live.revision, asked, b.deal_entries(live), b.table(row))
         raise NapError(
-            f"deal {number} was amended to {deal_label(number, live.revision)} meanwhile; "
-            "nothing changed"
+            _("deal {n} was amended to {label} meanwhile; nothing changed").format(
+                n=number, label=deal_label(number, live.revision)
+            )
         )
 
     def _nothing_recorded_since(self, row: SessionRow, expect_next: int) -> None:
@@ -482,13 +497,16 @@ class SessionAPI:
         if upcoming == expect_next:
             return
         if expect_next < upcoming:
-            since = (
-                f"deal {expect_next} was"
-                if upcoming - expect_next == 1
-                else f"deals {expect_next} to {upcoming - 1} were"
+            if upcoming - expect_next == 1:
+                since = _("deal {n} was recorded meanwhile; nothing changed")
+            else:
+                since = _("deals {n} to {last} were recorded meanwhile; nothing changed")
+            raise NapError(since.format(n=expect_next, last=upcoming - 1))
+        raise NapError(
+            _("the next deal is {next}, not {n}; nothing changed").format(
+                next=upcoming, n=expect_next
             )
-            raise NapError(f"{since} recorded meanwhile; nothing changed")
-        raise NapError(f"the next deal is {upcoming}, not {expect_next}; nothing changed")
+        )
 
     def undo(self, expected: int | None = None, expect_revision: int | None = None) -> Voided:
         """Void the last live deal; with `expected`, only if that is still its number (a
@@ -501,13 +519,15 @@ class SessionAPI:
             last = self.book.last_live(row)
             if last is not None and last.number != expected:
                 raise NapError(
-                    f"deal {expected} is not the last deal (deal {last.number} is); "
-                    "nothing was voided"
+                    _("deal {n} is not the last deal (deal {last} is); nothing was voided").format(
+                        n=expected, last=last.number
+                    )
                 )
             if last is not None and expect_revision not in (None, last.revision):
                 raise NapError(
-                    f"deal {expected} was amended to {deal_label(expected, last.revision)} "
-                    "meanwhile; nothing was voided"
+                    _("deal {n} was amended to {label} meanwhile; nothing was voided").format(
+                        n=expected, label=deal_label(expected, last.revision)
+                    )
                 )
         gone = self.book.undo(row)
         return Voided(gone.number, self.scoreboard())
@@ -522,8 +542,9 @@ class SessionAPI:
             live = next((v for v in self.book.revisions(row, number) if v.status == "live"), None)
             if live is not None and live.revision != expect_revision:
                 raise NapError(
-                    f"deal {number} was amended to {deal_label(number, live.revision)} "
-                    "meanwhile; nothing was voided"
+                    _("deal {n} was amended to {label} meanwhile; nothing was voided").format(
+                        n=number, label=deal_label(number, live.revision)
+                    )
                 )
         gone = self.book.void(row, number)
         return Voided(gone.number, self.scoreboard())

@@ -30,7 +30,9 @@ from napledger.core.rules import Deal, Rules, rules_from_dict, score_deal
 from napledger.core.rules.load import rules_to_dict
 from napledger.core.rules.model import fold
 from napledger.core.rules.scoring import close_transfers
+from napledger.core.rules.texts import game_name
 from napledger.core.seating import RosterChange, next_dealer
+from napledger.core.words import N_, _
 from napledger.store.db import duplicate_key, upsert
 from napledger.store.models import DealRevision, SessionRow, now
 from napledger.store.models import balances as BALANCES
@@ -162,9 +164,9 @@ class Book:
         if row is None:
             if ref is None and self.current_id() is None:
                 raise NapError(
-                    "no current session; start one with `napledger new` or pick one with `use`"
+                    _("no current session; start one with `napledger new` or pick one with `use`")
                 )
-            raise NapError(f"no session {ref!r}; `napledger sessions` lists them")
+            raise NapError(_("no session {ref!r}; `napledger sessions` lists them").format(ref=ref))
         if ref is None:
             self._current = row.id
         self._rows[row.id or 0] = row
@@ -190,20 +192,26 @@ class Book:
         currency: str | None,
         dealer: str | None,
         carry_from: str | None,
+        language: str | None = None,
     ) -> SessionRow:
         """A new session, made current. Without a chip value or currency it takes those of
         the session whose pot it carries on, else 1 and none."""
-        name = clean_text(name, "session name")
+        name = clean_text(name, N_("session name"))
         chip_value = None if chip_value is None else checked_chip_value(chip_value)
         currency = None if currency is None else currency_code(currency)
         if name.isdigit():
-            raise NapError("a session name cannot be only digits (numbers are session ids)")
+            raise NapError(_("a session name cannot be only digits (numbers are session ids)"))
         if self.db.execute(select(S.id).where(S.key == fold(name))).first():
-            raise NapError(f"there is already a session called {name!r}")
+            raise NapError(_("there is already a session called {name!r}").format(name=name))
         seating = self._players(players)
         if not rules.min_players <= len(seating) <= rules.max_players:
             raise NapError(
-                f"{rules.name} is for {rules.min_players}-{rules.max_players} players, not {len(seating)}"
+                _("{game} is for {least}-{most} players, not {count}").format(
+                    game=game_name(rules),
+                    least=rules.min_players,
+                    most=rules.max_players,
+                    count=len(seating),
+                )
             )
         first = match_player(dealer, seating) if dealer else seating[0]
         opening, carried = 0, None
@@ -226,6 +234,7 @@ class Book:
             first_dealer=first,
             opening_pot=opening,
             carried_from=carried,
+            language=language,
         )
         self.db.add(row)
         try:
@@ -235,7 +244,9 @@ class Book:
                 raise  # another constraint: the transaction reports the database's reason
             # PostgreSQL: another table created it at the same moment (the only unique key
             # of a new session's row is its name's).
-            raise NapError(f"there is already a session called {name!r}") from None
+            raise NapError(
+                _("there is already a session called {name!r}").format(name=name)
+            ) from None
         self._roster(row, [RosterChange(1, "seat", p, i) for i, p in enumerate(seating)])
         self.set_current(row)
         return row
@@ -243,17 +254,28 @@ class Book:
     def _carried_pot(self, source: SessionRow, chip_value: Decimal, currency: str) -> int:
         if source.pot_to != "carry":
             raise NapError(
-                f"session {source.name!r} did not carry its pot (close it with --pot carry)"
+                _("session {name!r} did not carry its pot (close it with --pot carry)").format(
+                    name=source.name
+                )
             )
         taken = self.db.execute(select(S.name).where(S.carried_from == source.id)).first()
         if taken:
-            raise NapError(f"the pot of {source.name!r} was already carried into {taken[0]!r}")
+            raise NapError(
+                _("the pot of {name!r} was already carried into {other!r}").format(
+                    name=source.name, other=taken[0]
+                )
+            )
         if Decimal(source.chip_value) != chip_value or source.currency != currency:
             # The box holds money: counted in other chips it would grow or shrink on the way.
             raise NapError(
-                f"the pot of {source.name!r} is in chips of {source.chip_value} {source.currency}"
-                f"; start this session with --chip {source.chip_value}"
-                + (f" --currency {source.currency}" if source.currency else "")
+                _(
+                    "the pot of {name!r} is in chips of {chip}; start this session with {options}"
+                ).format(
+                    name=source.name,
+                    chip=f"{source.chip_value} {source.currency}".strip(),
+                    options=f"--chip {source.chip_value}"
+                    + (f" --currency {source.currency}" if source.currency else ""),
+                )
             )
         return self.pot(source)
 
@@ -263,7 +285,7 @@ class Book:
         for raw in typed:
             name = clean_player(raw)
             if any(fold(name) == fold(s) for s in seating):
-                raise NapError(f"{name} is named twice")
+                raise NapError(_("{name} is named twice").format(name=name))
             seating.append(self._person(name))
         return seating
 
@@ -461,11 +483,15 @@ class Book:
             ):
                 # Every version of it is voided: it is there in `hands`, and it stays voided.
                 raise NapError(
-                    f"deal {number} of {row.name!r} is voided and stays so (`hands` shows it); "
-                    "to count it after all, record it again as a new deal"
+                    _(
+                        "deal {n} of {name!r} is voided and stays so (`hands` shows it); "
+                        "to count it after all, record it again as a new deal"
+                    ).format(n=number, name=row.name)
                 )
             raise NapError(
-                f"no deal {number} to change in {row.name!r} (`napledger hands` lists them)"
+                _("no deal {n} to change in {name!r} (`napledger hands` lists them)").format(
+                    n=number, name=row.name
+                )
             )
         return found
 
@@ -491,7 +517,7 @@ class Book:
     def undo(self, row: SessionRow) -> DealRevision:
         last = self.last_live(row)
         if last is None:
-            raise NapError(f"nothing to undo in {row.name!r}")
+            raise NapError(_("nothing to undo in {name!r}").format(name=row.name))
         return self.void(row, last.number)
 
     def amend(self, row: SessionRow, number: int, deal: Deal) -> DealRevision:
@@ -560,9 +586,13 @@ class Book:
         rules = self.rules(row)
         player = self._person(clean_player(name))
         if any(fold(player) == fold(p) for p in seating):
-            raise NapError(f"{player} is already seated")
+            raise NapError(_("{player} is already seated").format(player=player))
         if len(seating) >= rules.max_players:
-            raise NapError(f"{rules.name} is for at most {rules.max_players} players")
+            raise NapError(
+                _("{game} is for at most {most} players").format(
+                    game=game_name(rules), most=rules.max_players
+                )
+            )
         seat = seating.index(match_player(after, seating)) + 1 if after else len(seating)
         seating.insert(seat, player)
         self._roster(row, [RosterChange(self.next_number(row), "join", player, seat)])
@@ -577,16 +607,20 @@ class Book:
         seating = list(self.seating(row))
         rules = self.rules(row)
         try:
-            player = match_player(name, seating, "at the table")
+            player = match_player(name, seating, N_("at the table"))
         except NapError as unknown:
             gone = [p for p in self.everyone(row) if p not in seating]
             try:
                 player = match_player(name, gone)
             except NapError:
                 raise unknown from None
-            raise NapError(f"{player} has already left the table") from None
+            raise NapError(_("{player} has already left the table").format(player=player)) from None
         if len(seating) <= rules.min_players:
-            raise NapError(f"{rules.name} needs at least {rules.min_players} players")
+            raise NapError(
+                _("{game} needs at least {least} players").format(
+                    game=game_name(rules), least=rules.min_players
+                )
+            )
         self._roster(
             row, [RosterChange(self.next_number(row), "leave", player, seating.index(player))]
         )
@@ -617,7 +651,9 @@ class Book:
         currencies = {r.currency for r in rows}
         if len(currencies) > 1:
             raise NapError(
-                f"these sessions are in different currencies ({', '.join(sorted(currencies))}); settle them apart"
+                _(
+                    "these sessions are in different currencies ({currencies}); settle them apart"
+                ).format(currencies=", ".join(sorted(currencies)))
             )
         net: dict[str, Decimal] = {}
         for row in rows:
@@ -649,7 +685,9 @@ class Book:
         plan = self.close_plan(row, pot_to)
         if confirmed is not None and plan != confirmed:
             # Another table wrote while the question was asked: what was agreed no longer holds.
-            raise NapError(f"{row.name!r} changed while you were asked; nothing was closed")
+            raise NapError(
+                _("{name!r} changed while you were asked; nothing was closed").format(name=row.name)
+            )
         self._post(row, None, plan.transfers)
         row.pot_to = plan.pot_to
         row.closed_at = now()
@@ -679,11 +717,13 @@ class Book:
     def reopen(self, row: SessionRow) -> SessionRow:
         """Take back a close: its shares of the pot are voided and kept in the record."""
         if row.closed_at is None:
-            raise NapError(f"session {row.name!r} is not closed")
+            raise NapError(_("session {name!r} is not closed").format(name=row.name))
         taken = self.db.execute(select(S.name).where(S.carried_from == row.id)).first()
         if taken:
             raise NapError(
-                f"the pot of {row.name!r} was carried into {taken[0]!r}, so it cannot be reopened"
+                _(
+                    "the pot of {name!r} was carried into {other!r}, so it cannot be reopened"
+                ).format(name=row.name, other=taken[0])
             )
         self._forget(row)
         self.db.execute(delete(ENTRIES).where(E.session_id == row.id, E.deal_id.is_(None)))
@@ -716,8 +756,10 @@ def locked(query: Select[Any]) -> Select[Any]:
 def still_open(row: SessionRow) -> SessionRow:
     if row.closed_at is not None:
         raise NapError(
-            f"session {row.name!r} is closed; `reopen` takes the close back "
-            "(unless its pot was carried on), `new` starts another"
+            _(
+                "session {name!r} is closed; `reopen` takes the close back "
+                "(unless its pot was carried on), `new` starts another"
+            ).format(name=row.name)
         )
     return row
 
@@ -725,11 +767,10 @@ def still_open(row: SessionRow) -> SessionRow:
 def pot_choice_error(typed: str, seating: Sequence[str]) -> str:
     choices = {fold(c): c for c in ("split", "carry", *seating)}
     near = difflib.get_close_matches(fold(typed), list(choices), n=1, cutoff=0.75)
-    hint = f"; did you mean {choices[near[0]]}?" if near else ""
-    return (
-        f"--pot is split, carry or a player at the table ({', '.join(seating)}), "
-        f"not {typed!r}{hint}"
-    )
+    hint = _("; did you mean {player}?").format(player=choices[near[0]]) if near else ""
+    return _(
+        "--pot is split, carry or a player at the table ({players}), not {typed!r}{hint}"
+    ).format(players=", ".join(seating), typed=typed, hint=hint)
 
 
 _RULES: dict[str, Rules] = {}
@@ -753,4 +794,5 @@ def session_info(row: SessionRow) -> SessionInfo:
         pot_to=row.pot_to,
         created_at=row.created_at,
         closed_at=row.closed_at,
+        language=row.language,
     )

@@ -16,6 +16,7 @@ from sqlalchemy.engine import Engine, make_url
 from sqlmodel import Session, create_engine
 
 from napledger.core.errors import NapError
+from napledger.core.words import _
 
 BUSY_TIMEOUT_MS = 30_000  # a second terminal waits for the first, it never sees "locked"
 # A money ledger keeps what it said it saved: FULL syncs the write-ahead log at every
@@ -64,8 +65,10 @@ class OpenedFile:
             info = None
         if info is None or (info.st_dev, info.st_ino) != self._ids:
             raise NapError(
-                f"{path} is no longer the database file opened at the start (it was moved, "
-                f"replaced or deleted); nothing more is saved until napledger is started again"
+                _(
+                    "{path} is no longer the database file opened at the start (it was moved, "
+                    "replaced or deleted); nothing more is saved until napledger is started again"
+                ).format(path=path)
             )
         _one_name(path, info.st_nlink)
 
@@ -164,7 +167,9 @@ def sqlite_path(given: str, write: bool) -> str:
             raise NapError(f"cannot create {path.parent}: {error.strerror}") from None
     else:
         # A read on a database that does not exist yet should not create it.
-        raise NapError(f"no database at {path} yet; start a session with `napledger new`")
+        raise NapError(
+            _("no database at {path} yet; start a session with `napledger new`").format(path=path)
+        )
     return str(path)
 
 
@@ -294,7 +299,7 @@ def transaction(engine: Engine) -> Iterator[Session]:
             raise NapError(database_problem(engine, error)) from None
         # Two tables adding the same row at one moment: PostgreSQL lets both try, one loses.
         raise NapError(
-            "another table saved the same thing at the same moment; nothing was saved, try again"
+            _("another table saved the same thing at the same moment; nothing was saved, try again")
         ) from None
     except exc.DatabaseError as error:
         raise NapError(database_problem(engine, error)) from None
@@ -304,13 +309,17 @@ def database_problem(engine: Engine, error: exc.DBAPIError) -> str:
     reason = str(error.orig).strip().splitlines()[0] if error.orig else str(error)
     where = describe(str(engine.url))
     if "not a database" in reason or "malformed" in reason:
-        return f"{where} is not a napledger database ({reason}); it was left untouched"
+        return _("{path} is not a napledger database ({reason}); it was left untouched").format(
+            path=where, reason=reason
+        )
     if engine.dialect.name == "sqlite":
         # SQLite says "disk I/O error" or "unable to open database file"; say which and why.
         trouble = place_trouble(where)
         if trouble:
-            return f"cannot write {where}: {trouble} (SQLite: {reason})"
-    return f"database problem with {where}: {reason}"
+            return _("cannot write {path}: {trouble} (SQLite: {reason})").format(
+                path=where, trouble=trouble, reason=reason
+            )
+    return _("database problem with {path}: {reason}").format(path=where, reason=reason)
 
 
 def place_trouble(path: str) -> str | None:
@@ -321,11 +330,11 @@ def place_trouble(path: str) -> str | None:
     except OSError:
         return None
     if disk.f_flag & os.ST_RDONLY:
-        return f"{folder} is on a read-only filesystem"
+        return _("{folder} is on a read-only filesystem").format(folder=folder)
     if disk.f_bavail == 0 or disk.f_favail == 0:
-        return f"the disk holding {folder} is full"
+        return _("the disk holding {folder} is full").format(folder=folder)
     if not os.access(folder, os.W_OK):
-        return f"the folder {folder} is read-only to you"
+        return _("the folder {folder} is read-only to you").format(folder=folder)
     if os.path.exists(path) and not os.access(path, os.W_OK):
-        return "the file is read-only to you"
+        return _("the file is read-only to you")
     return None

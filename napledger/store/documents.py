@@ -14,6 +14,7 @@ from napledger.core.history import ScoredDeal
 from napledger.core.money import money_text
 from napledger.core.rules import Deal
 from napledger.core.rules.scoring import outcome
+from napledger.core.words import speaking
 from napledger.store.views import History, Scoreboard, SessionInfo, Settlement
 
 
@@ -40,6 +41,13 @@ def table_json(t: Scoreboard) -> dict[str, Any]:
 
 
 def hands_json(history: History) -> list[dict[str, Any]]:
+    """Every deal as the machine-read document: its outcome in English, whatever the
+    language spoken (the JSON documents are a fixed format)."""
+    with speaking("en"):
+        return _hands_json(history)
+
+
+def _hands_json(history: History) -> list[dict[str, Any]]:
     t = history.scoreboard
     out = []
     for d in history.deals:

@@ -1,62 +1,118 @@
 """What the ledger says back after an action, in plain words, for every front end.
 
-The terminal prints these lines, the page shows them; neither writes its own.
+The terminal prints these lines, the page shows them; neither writes its own. Each is
+said in the language spoken (napledger/core/words.py).
 """
 
 from __future__ import annotations
 
-from napledger.core.ledger import in_seat_order
-from napledger.core.money import chips_money
+from napledger.core.ledger import account_name, in_seat_order
+from napledger.core.money import shown_money
 from napledger.core.numbers import signed
+from napledger.core.words import _, ngettext
 from napledger.store.views import Closed, ClosePlan, DealResult, Scoreboard
 
 
 def recorded(done: DealResult, passed: bool = False) -> str:
     """A deal recorded, and what it paid: "Deal 5 recorded: Ann +9, Ben -4, pot +1."."""
-    what = "recorded (passed out)" if passed else "recorded"
     paid = ", ".join(
-        f"{a} {signed(c)}" for a, c in in_seat_order(done.changes, done.scoreboard.players)
+        f"{account_name(a)} {signed(c)}"
+        for a, c in in_seat_order(done.changes, done.scoreboard.players)
     )
-    return f"Deal {done.number} {what}: {paid}." if paid else f"Deal {done.number} {what}."
+    if passed:
+        said = (
+            _("Deal {n} recorded (passed out): {paid}.")
+            if paid
+            else _("Deal {n} recorded (passed out).")
+        )
+    else:
+        said = _("Deal {n} recorded: {paid}.") if paid else _("Deal {n} recorded.")
+    return said.format(n=done.number, paid=paid)
 
 
 def started(board: Scoreboard) -> list[str]:
     """A new session: its name and game, what a chip is worth, who sits and who deals."""
+    from napledger.core.rules.texts import rule_text
+
     row = board.session
     if board.chip_value == 1 and not row.currency:
-        worth = "scored in chips (no money value set)"
+        worth = _("scored in chips (no money value set)")
     else:
-        worth = f"1 chip = {chips_money(1, board.chip_value, row.currency, label=True)}"
+        worth = _("1 chip = {money}").format(
+            money=shown_money(1, board.chip_value, row.currency, label=True)
+        )
     lines = [
-        f"Session {row.name} (#{row.id}) started: {board.rules.title}, {worth}, "
-        f"players {', '.join(board.seating)}."
+        _("Session {name} (#{id}) started: {game}, {worth}, players {players}.").format(
+            name=row.name,
+            id=row.id,
+            game=rule_text(board.rules.title),
+            worth=worth,
+            players=", ".join(board.seating),
+        )
     ]
     if row.opening_pot:
-        lines.append(f"The pot opens with {row.opening_pot} chips carried over.")
-    lines.append(f"First to deal: {board.next_dealer or ''}")
+        lines.append(
+            ngettext(
+                "The pot opens with {n} chip carried over.",
+                "The pot opens with {n} chips carried over.",
+                row.opening_pot,
+            ).format(n=row.opening_pot)
+        )
+    lines.append(_("First to deal: {player}").format(player=board.next_dealer or ""))
     return lines
 
 
 def close_question(plan: ClosePlan) -> str:
     """What closing would do, asked before it is done."""
     if plan.pot_to == "carry":
-        pot = f"the pot ({plan.pot} chips) is carried to a next session"
+        pot = ngettext(
+            "the pot ({n} chip) is carried to a next session",
+            "the pot ({n} chips) is carried to a next session",
+            plan.pot,
+        ).format(n=plan.pot)
     elif plan.transfers:
         shares = ", ".join(f"{x.payee} +{x.chips}" for x in plan.transfers)
-        pot = f"the pot ({plan.pot} chips) goes to {shares}"
+        pot = ngettext(
+            "the pot ({n} chip) goes to {shares}", "the pot ({n} chips) goes to {shares}", plan.pot
+        ).format(n=plan.pot, shares=shares)
     else:
-        pot = "the pot is empty"
-    return f"Close {plan.session}? No more deals can be recorded; {pot}"
+        pot = _("the pot is empty")
+    return _("Close {session}? No more deals can be recorded; {pot}").format(
+        session=plan.session, pot=pot
+    )
 
 
 def closed(done: Closed) -> str:
     board = done.scoreboard
     if board.session.pot_to == "carry":
-        pot = "stays in the box for the next session (--carry-from)"
+        pot = _("stays in the box for the next session (--carry-from)")
     else:
-        pot = ", ".join(f"{x.payee} +{x.chips}" for x in done.transfers) or "empty"
-    return f"Session {board.session.name} closed. Pot: {pot}."
+        pot = ", ".join(f"{x.payee} +{x.chips}" for x in done.transfers) or _("empty")
+    return _("Session {name} closed. Pot: {pot}.").format(name=board.session.name, pot=pot)
 
 
 def reopened(board: Scoreboard) -> str:
-    return f"Session {board.session.name} reopened; its close is kept in the record, voided."
+    return _("Session {name} reopened; its close is kept in the record, voided.").format(
+        name=board.session.name
+    )
+
+
+def stays_open(session: str) -> str:
+    """The answer to a close question answered no."""
+    return _("{session} stays open.").format(session=session)
+
+
+def voided(number: int) -> str:
+    return _("Deal {n} voided.").format(n=number)
+
+
+def joins(player: str) -> str:
+    return _("{player} joins from the next deal.").format(player=player)
+
+
+def leaves(player: str) -> str:
+    return _("{player} leaves the table.").format(player=player)
+
+
+def current(name: str, id: int) -> str:
+    return _("Current session: {name} (#{id})").format(name=name, id=id)

@@ -32,6 +32,7 @@ class SessionRow(SQLModel, table=True):
     pot_to: str | None = None  # how the pot left at the close: split, carry or a player
     created_at: datetime = Field(default_factory=now)
     closed_at: datetime | None = None
+    language: str | None = None  # the table's own language (en, ru, pl), or None: the reader's
 
 
 class DealRevision(SQLModel, table=True):

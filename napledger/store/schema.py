@@ -302,6 +302,12 @@ def _balances(connection: Connection) -> None:
         connection.execute(text(statement))
 
 
+def _session_language(connection: Connection) -> None:
+    """A session may keep the language its table speaks (`new ... --lang ru`), for its page
+    and its workbook; the sessions before it keep none and follow whoever reads them."""
+    connection.execute(text("ALTER TABLE sessions ADD COLUMN language VARCHAR"))
+
+
 MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("0001_initial", _initial),
     ("0002_one_live_revision", _one_live_revision),
@@ -310,6 +316,7 @@ MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("0005_currency_codes", _currency_codes),
     ("0006_covering_totals", _covering_totals),
     ("0007_balances", _balances),
+    ("0008_session_language", _session_language),
 ]
 
 

@@ -28,6 +28,7 @@ class SessionInfo:
     pot_to: str | None  # how the pot left at the close: split, carry or a player
     created_at: datetime
     closed_at: datetime | None
+    language: str | None = None  # the table's own language, kept from `new --lang`
 
     @property
     def closed(self) -> bool:

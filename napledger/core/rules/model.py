@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from napledger.core.errors import DealError
 from napledger.core.numbers import is_whole
+from napledger.core.rules.texts import bid_name, game_name
 from napledger.core.vocabulary import word_key
 from napledger.core.words import _, language
 
@@ -52,8 +53,12 @@ class Bid:
         return tuple(dict.fromkeys((self.name, *self.aliases, *local)))
 
     def called(self, lang: str) -> str:
-        """The bid's name at a table speaking `lang`."""
-        return dict(self.names).get(lang, self.name)
+        """The bid's name at a table speaking `lang`: the rule file's own word for it, else
+        the catalog's (`lang` being the language spoken), else its name."""
+        own = dict(self.names).get(lang)
+        if own:
+            return own
+        return bid_name(self.name) if lang == language() else self.name
 
 
 @dataclass(frozen=True)
@@ -151,12 +156,17 @@ class Rules:
         found = self.find(text)
         if found is None:
             names = ", ".join(b.called(language()) for b in self.enabled_bids)
-            message = _("unknown bid {bid!r} in {rules}; the bids are: {names}")
-            raise DealError(message.format(bid=text, rules=self.name, names=names))
+            raise DealError(
+                _("unknown bid {bid!r} in {game}; the bids are: {bids}").format(
+                    bid=text, game=game_name(self), bids=names
+                )
+            )
         if not self.enabled(found):
             raise DealError(
-                f"the bid {found.called(language())} is off in this session "
-                f"(start a session with --rule {found.toggle}=on to allow it)"
+                _(
+                    "the bid {bid} is off in this session "
+                    "(start a session with --rule {rule}=on to allow it)"
+                ).format(bid=found.called(language()), rule=found.toggle)
             )
         return found
 

@@ -7,7 +7,10 @@ from dataclasses import dataclass
 
 from napledger.core.errors import DealError
 from napledger.core.ledger import POT, Transfer, postings
+from napledger.core.numbers import grouped
 from napledger.core.rules.model import Rules
+from napledger.core.rules.texts import bid_name, game_name, rule_text
+from napledger.core.words import N_, _, ngettext
 
 MAX_POT = 10**12
 
@@ -39,78 +42,118 @@ def check_deal(rules: Rules, deal: Deal) -> None:
     """Raise DealError for a record that cannot have happened under these rules."""
     seated = deal.seated
     if len(set(seated)) != len(seated):
-        raise DealError("a player cannot sit twice at one table")
+        raise DealError(_("a player cannot sit twice at one table"))
     if not rules.min_players <= len(seated) <= rules.max_players:
         raise DealError(
-            f"{rules.name} is for {rules.min_players}-{rules.max_players} players, "
-            f"not {len(seated)}"
+            _("{game} is for {least}-{most} players, not {count}").format(
+                game=game_name(rules),
+                least=rules.min_players,
+                most=rules.max_players,
+                count=len(seated),
+            )
         )
     if deal.dealer not in seated:
-        raise DealError(f"the dealer {deal.dealer} is not seated")
+        raise DealError(_("the dealer {player} is not seated").format(player=deal.dealer))
     dealt_in = rules.dealt_in(seated, deal.dealer)
 
     def must_be_dealt_in(player: str, role: str) -> None:
         if player not in dealt_in:
-            why = "sits out this deal as dealer" if player == deal.dealer else "is not seated"
-            raise DealError(f"{player} {why}, so cannot be the {role}")
+            if player == deal.dealer:
+                why = _("{player} sits out this deal as dealer, so cannot be the {role}")
+            else:
+                why = _("{player} is not seated, so cannot be the {role}")
+            raise DealError(why.format(player=player, role=_(role)))
 
     if deal.bid is not None and deal.bidder is None:
         # Before the peeps and buys, whose checks would name the missing bidder's role.
-        raise DealError("say who bid")
+        raise DealError(_("say who bid"))
     no_peeping = rules.why_absent("peep_fee")
     if deal.peeps and no_peeping:
-        raise DealError(f"nobody peeps in {rules.name}: {no_peeping}")
+        raise DealError(
+            _("nobody peeps in {game}: {why}").format(
+                game=game_name(rules), why=rule_text(no_peeping)
+            )
+        )
     for player in deal.peeps:
-        must_be_dealt_in(player, "one who peeps")
+        must_be_dealt_in(player, N_("one who peeps"))
     if deal.dealer in deal.peeps and rules.settings.dealer_peeps == "never":
         raise DealError(
-            f"the dealer {deal.dealer} may not look at the floater (rule dealer_peeps is never)"
+            _(
+                "the dealer {player} may not look at the floater (rule dealer_peeps is never)"
+            ).format(player=deal.dealer)
         )
     if len(set(deal.peeps)) != len(deal.peeps):
-        raise DealError("each player can peep once a deal")
+        raise DealError(_("each player can peep once a deal"))
     if deal.buys and not rules.can_buy:
         why = rules.why_absent("purchase_fee")
-        raise DealError(f"nobody buys cards in {rules.name}" + (f": {why}" if why else ""))
+        if why:
+            raise DealError(
+                _("nobody buys cards in {game}: {why}").format(
+                    game=game_name(rules), why=rule_text(why)
+                )
+            )
+        raise DealError(_("nobody buys cards in {game}").format(game=game_name(rules)))
     for player, cards in deal.buys:
-        must_be_dealt_in(player, "one who buys cards")
+        must_be_dealt_in(player, N_("one who buys cards"))
         if rules.buying == "bidder" and player != deal.bidder:
-            raise DealError(f"only the bidder buys cards in {rules.name}, not {player}")
+            raise DealError(
+                _("only the bidder buys cards in {game}, not {player}").format(
+                    game=game_name(rules), player=player
+                )
+            )
         if not 1 <= cards <= rules.most_bought:
             most = rules.most_bought
+            if most == 1:
+                raise DealError(
+                    _("{player} can buy one card, not {cards}").format(player=player, cards=cards)
+                )
             raise DealError(
-                f"{player} can buy {'one card' if most == 1 else f'1 to {most} cards'}, not {cards}"
+                _("{player} can buy 1 to {most} cards, not {cards}").format(
+                    player=player, most=most, cards=cards
+                )
             )
     if len({p for p, _ in deal.buys}) != len(deal.buys):
-        raise DealError("give each player's purchase once")
+        raise DealError(_("give each player's purchase once"))
     most_dealt = rules.settings.purchase_max_dealt
     if deal.buys and most_dealt is not None and len(dealt_in) > most_dealt:
         raise DealError(
-            f"cards are bought only with at most {most_dealt} dealt in, not {len(dealt_in)} "
-            f"(rule purchase_max_dealt; set it off to buy at any table)"
+            _(
+                "cards are bought only with at most {most} dealt in, not {count} "
+                "(rule purchase_max_dealt; set it off to buy at any table)"
+            ).format(most=most_dealt, count=len(dealt_in))
         )
     bought = sum(cards for _, cards in deal.buys)
     left = rules.pack - rules.hand_size * len(dealt_in) - (1 if deal.peeps else 0)
     if bought > left:
         raise DealError(
-            f"the pack has {max(left, 0)} card{'s' if left != 1 else ''} left after the deal, "
-            f"not {bought} to buy"
+            ngettext(
+                "the pack has {left} card left after the deal, not {bought} to buy",
+                "the pack has {left} cards left after the deal, not {bought} to buy",
+                max(left, 0),
+            ).format(left=max(left, 0), bought=bought)
         )
     if deal.bid is None:
         if deal.bidder or deal.revoker or deal.tricks is not None or deal.made is not None:
-            raise DealError("a passed-out deal has no bidder, outcome or revoke")
+            raise DealError(_("a passed-out deal has no bidder, outcome or revoke"))
         return
     rules.bid(deal.bid)
     assert deal.bidder is not None  # refused above, before the peeps and buys
-    must_be_dealt_in(deal.bidder, "bidder")
+    must_be_dealt_in(deal.bidder, N_("bidder"))
     if deal.revoker is not None:
-        must_be_dealt_in(deal.revoker, "revoker")
+        must_be_dealt_in(deal.revoker, N_("revoker"))
     if deal.tricks is not None:
         if deal.made is not None:
-            raise DealError("give the tricks taken or made/failed, not both")
+            raise DealError(_("give the tricks taken or made/failed, not both"))
         if not 0 <= deal.tricks <= rules.hand_size:
-            raise DealError(f"tricks must be from 0 to {rules.hand_size}, not {deal.tricks}")
+            raise DealError(
+                _("tricks must be from 0 to {most}, not {tricks}").format(
+                    most=rules.hand_size, tricks=deal.tricks
+                )
+            )
     elif deal.made is None and deal.revoker is None:
-        raise DealError("say how the deal went: the tricks taken, made or failed, or who revoked")
+        raise DealError(
+            _("say how the deal went: the tricks taken, made or failed, or who revoked")
+        )
 
 
 def score_deal(
@@ -172,7 +215,11 @@ def score_deal(
         pay(deal.revoker, POT, settings.revoke_fine)  # on top of the revoke rule
     if pot > MAX_POT:
         # Failed napoleons double the box; sixty in a row would overflow any database.
-        raise DealError(f"the pot would hold more than {MAX_POT:,} chips; close this session")
+        raise DealError(
+            _("the pot would hold more than {most} chips; close this session").format(
+                most=grouped(MAX_POT)
+            )
+        )
     return transfers
 
 
@@ -190,30 +237,39 @@ def was_made(rules: Rules, deal: Deal) -> bool | None:
 def outcome(rules: Rules, deal: Deal) -> str:
     """The deal's result in a few words, as a scoreboard or a spreadsheet shows it."""
     if deal.bid is None:
-        return "passed out"
+        return _("passed out")
     if deal.revoker is not None:
-        return f"revoke by {deal.revoker}"
-    verdict = "made" if was_made(rules, deal) else "failed"
+        return _("revoke by {player}").format(player=deal.revoker)
+    made = was_made(rules, deal)
     if deal.tricks is None:
-        return verdict
-    return f"{verdict} ({deal.tricks} trick{'s' if deal.tricks != 1 else ''})"
+        return _("made") if made else _("failed")
+    if made:
+        said = ngettext("made ({n} trick)", "made ({n} tricks)", deal.tricks)
+    else:
+        said = ngettext("failed ({n} trick)", "failed ({n} tricks)", deal.tricks)
+    return said.format(n=deal.tricks)
 
 
 def extras(deal: Deal) -> str:
     """Peeps and purchases, which cost fees: shown with the deal they were paid in."""
-    parts = [f"{p} peeped" for p in deal.peeps] + [f"{p} bought {n}" for p, n in deal.buys]
+    parts = [_("{player} peeped").format(player=p) for p in deal.peeps] + [
+        _("{player} bought {n}").format(player=p, n=n) for p, n in deal.buys
+    ]
     return "; ".join(parts)
 
 
 def describe(rules: Rules, deal: Deal) -> str:
     """The deal in one plain line, as every front end tells it:
     "Ann dealt · Ben bid nap: made (5 tricks) · Cat peeped; Dan bought 2 — a note"."""
-    what = "passed out" if deal.bid is None else f"{deal.bidder} bid {deal.bid}: "
-    if deal.bid is not None:
-        what += outcome(rules, deal)
+    if deal.bid is None:
+        what = _("passed out")
+    else:
+        what = _("{player} bid {bid}: {outcome}").format(
+            player=deal.bidder, bid=bid_name(deal.bid), outcome=outcome(rules, deal)
+        )
     more = f" · {extras(deal)}" if extras(deal) else ""
     note = f" — {deal.note}" if deal.note else ""
-    return f"{deal.dealer} dealt · {what}{more}{note}"
+    return _("{dealer} dealt · {what}").format(dealer=deal.dealer, what=what) + more + note
 
 
 def close_transfers(pot: int, seated: tuple[str, ...], to: str) -> list[Transfer]:

@@ -1,0 +1,35 @@
+"""The `napledger` program: the language is chosen before the command line is built.
+
+Typer takes each `--help` text as the commands are declared, when `napledger.cli` is
+imported: choosing the language first makes `napledger --lang ru --help` Russian too.
+"""
+
+import os
+import sys
+
+
+def asked(argv: list[str]) -> str | None:
+    """`--lang X` as typed, before Typer reads it: the last one given, as Typer takes it
+    (NAPLEDGER_LANG is the option's envvar)."""
+    given = os.environ.get("NAPLEDGER_LANG")
+    for at, word in enumerate(argv):
+        if word == "--":
+            break
+        if word == "--lang" and at + 1 < len(argv):
+            given = argv[at + 1]
+        elif word.startswith("--lang="):
+            given = word.removeprefix("--lang=")
+    return given
+
+
+def main() -> None:
+    from napledger.core.errors import NapError
+    from napledger.core.words import chosen, of_locale, use
+
+    try:
+        use(chosen(asked(sys.argv[1:])))
+    except NapError:  # an unknown language: Typer refuses it, in the locale's language
+        use(of_locale())
+    from napledger.cli import main as run
+
+    run()

@@ -1,0 +1,115 @@
+"""The workbook in the session's language or `--lang`'s: sheet names, headers, notes, the
+chart's titles and the money's number formats (read back with openpyxl)."""
+
+from __future__ import annotations
+
+import re
+
+import openpyxl
+import pytest
+
+RU = ("Борис", "Гена", "Аня", "Вера")
+# What stays as typed in any language: rule keys, a session's and players' names, the
+# currency's code in the sessions table, and the commands a note names (settle, close).
+KEPT = re.compile(
+    r"\b[a-z]+(?:_[a-z]+)+\b|\bRUB\b|\bsettle\b|\bclose\b|\bnever\b|\bfree\b|\bpays\b"
+)
+
+
+def evening(nap, lang_option: str = "") -> None:
+    nap(
+        f"new пятница --players {','.join(RU)} --variant russian --chip 12.5 --currency RUB"
+        + lang_option
+    )
+    nap("hand three --by Борис --tricks 3")
+    nap("hand napoleon --by Гена --failed")
+    nap("hand one --by Аня --tricks 0")
+    nap("undo")
+    nap("hand one --by Аня --tricks 1")
+
+
+def texts(path) -> dict[str, list[str]]:
+    wb = openpyxl.load_workbook(path)
+    found: dict[str, list[str]] = {}
+    for ws in wb.worksheets:
+        found[ws.title] = [
+            str(v) for row in ws.iter_rows(values_only=True) for v in row if isinstance(v, str)
+        ]
+    return found
+
+
+def latin(words: list[str]) -> list[str]:
+    """The runs of Latin letters left, but for the rule keys (what --rule takes)."""
+    from napledger.core.rules import load_preset
+    from napledger.core.rules.load import rules_to_dict
+
+    keys = set(rules_to_dict(load_preset("russian"))["settings"])
+    left = []
+    for text in words:
+        if text.startswith("=") or text in keys:  # a formula, a rule's key
+            continue
+        left += re.findall(r"[A-Za-z]+", KEPT.sub(" ", text))
+    return left
+
+
+def test_a_workbook_exported_with_lang_ru_is_russian(nap, tmp_path):
+    evening(nap)
+    out = tmp_path / "ru.xlsx"
+    nap(f"export --lang ru -o {out}")
+    sheets = texts(out)
+    assert list(sheets) == ["Итоги", "График", "Сдачи", "Правила", "Проводки", "Балансы"]
+    for title in ("Итоги", "Сдачи", "Правила", "Проводки"):
+        assert latin(sheets[title]) == [], (title, latin(sheets[title]))
+    summary = sheets["Итоги"]
+    assert "Вечер за игрой: пятница" in summary and "Итоги вечера" in summary
+    assert "Проверка: сумма равна нулю" in summary and "Расчёт: 3 платежа" in summary
+    assert any(t.startswith("Наполеон · фишка стоит 12,50\u00a0₽") for t in summary)
+    deals = sheets["Сдачи"]
+    assert "сыграно (3 взятки)" in deals and "сыграно (1 взятка)" in deals
+    assert "без (0 взяток)" in deals and "отменена" in deals and "наполеон" in deals
+    wb = openpyxl.load_workbook(out)
+    formats = {c.number_format for ws in wb.worksheets for row in ws.iter_rows() for c in row}
+    assert '[$-419]#,##0.00 "₽"' in formats
+    assert '[$-419]+#,##0.00 "₽";[$-419]"\u2212"#,##0.00 "₽";[$-419]0.00 "₽"' in formats
+    chart = wb["График"]._charts[0]
+    title = "".join(r.t for p in chart.title.tx.rich.p for r in (p.r or []))
+    assert title == "Деньги по ходу вечера"
+    footer = wb["Итоги"].oddFooter.center.text
+    assert footer == "Страница &P из &N"
+
+
+def test_the_session_s_own_language_is_the_workbook_s(nap, tmp_path):
+    evening(nap, " --lang ru")
+    out = tmp_path / "kept.xlsx"
+    nap(f"export -o {out}")  # the terminal speaks English, the session Russian
+    assert openpyxl.load_workbook(out).sheetnames[0] == "Итоги"
+    english = tmp_path / "en.xlsx"
+    nap(f"export --lang en -o {english}")
+    assert openpyxl.load_workbook(english).sheetnames[0] == "Summary"
+
+
+def test_a_polish_workbook_writes_zloty_the_polish_way(nap, tmp_path):
+    nap("new piątek --players Łukasz,Zofia,Wojtek,Ania --chip 0.5 --currency PLN --lang pl")
+    nap("hand nap --by Łukasz --tricks 5")
+    nap("hand three --by Zofia --tricks 2")
+    out = tmp_path / "pl.xlsx"
+    nap(f"export -o {out}")
+    wb = openpyxl.load_workbook(out)
+    assert wb.sheetnames == ["Podsumowanie", "Wykres", "Rozdania", "Zasady", "Księga", "Salda"]
+    deals = texts(out)["Rozdania"]
+    assert "ugrana (5 lew)" in deals and "przegrana (2 lewy)" in deals
+    formats = {c.number_format for row in wb["Podsumowanie"].iter_rows() for c in row}
+    assert '[$-415]#,##0.00 "zł"' in formats
+
+
+@pytest.mark.parametrize("lang", ["ru", "pl"])
+def test_the_english_workbook_is_unchanged_by_another_language_s_run(nap, tmp_path, lang):
+    """A Russian or Polish export leaves the next English one as it always was."""
+    evening(nap)
+    nap(f"export --lang {lang} -o {tmp_path / 'other.xlsx'}")
+    out = tmp_path / "en.xlsx"
+    nap(f"export -o {out}")
+    wb = openpyxl.load_workbook(out)
+    assert wb.sheetnames == ["Summary", "Chart", "Deals", "Rules", "Ledger", "Balance"]
+    formats = {c.number_format for row in wb["Summary"].iter_rows() for c in row}
+    assert '#,##0.00 "₽"' in formats
