@@ -1,7 +1,8 @@
 """What happens around a running ledger: its file deleted, replaced or hard-linked.
 
-Real processes throughout: a `napledger play` fed through a pipe while the file changes
-under it, and one-shot commands writing through a second name of the same file.
+A real `napledger play` process fed through a pipe while the file changes under it;
+one-shot commands (through a second name of the same file, or to look at what play
+wrote) run in this process, as the other CLI tests do: what they check is the file.
 """
 
 import json
@@ -13,14 +14,15 @@ from pathlib import Path
 
 import pytest
 
+from napledger.cli import app
+from tests.conftest import Runner
+
 pytestmark = pytest.mark.sqlite_only
 
 
 def napledger(db: Path, *argv: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-    env = os.environ | {"NAPLEDGER_DB": str(db), "NO_COLOR": "1"}
-    result = subprocess.run(
-        [sys.executable, "-m", "napledger", *argv], env=env, capture_output=True, text=True
-    )
+    ran = Runner().invoke(app, list(argv), env={"NAPLEDGER_DB": str(db), "NO_COLOR": "1"})
+    result = subprocess.CompletedProcess(argv, ran.exit_code, ran.stdout, ran.stderr)
     if check:
         assert result.returncode == 0, result.stderr
     return result

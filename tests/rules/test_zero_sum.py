@@ -93,7 +93,7 @@ def evenings(draw):
     return rules, draw(st.lists(deals(rules), min_size=1, max_size=25)), draw(st.integers(0, 50))
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=400, deadline=None)
 @given(evenings())
 def test_every_deal_sums_to_zero_and_the_pot_never_goes_negative(evening):
     rules, deal_list, opening = evening
@@ -106,7 +106,7 @@ def test_every_deal_sums_to_zero_and_the_pot_never_goes_negative(evening):
         assert pot == scored.pot_after >= 0
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(evenings())
 def test_only_the_bidder_and_a_revoker_deal_with_each_other_on_a_revoke(evening):
     rules, deal_list, opening = evening
