@@ -116,7 +116,7 @@ def check_the_money(s: SessionAPI) -> None:
         assert board.pot == (dealt if close.pot_to == "carry" or dealt <= 0 else 0)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(
     variant=st.sampled_from(sorted(VARIANTS)),
     players=st.integers(3, 5),
