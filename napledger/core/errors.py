@@ -10,4 +10,12 @@ class RuleError(NapError):
 
 
 class DealError(NapError):
-    """A deal that cannot be scored as given (unknown bid, tricks out of range, ...)."""
+    """A deal that cannot be scored as given (unknown bid, tricks out of range, ...).
+
+    `field` names the part of the deal it is about (bid, by, result, revoke, peep, buy,
+    dealer), so a form can say why beside what was tapped; None: the deal as a whole.
+    """
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field

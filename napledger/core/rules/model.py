@@ -159,14 +159,16 @@ class Rules:
             raise DealError(
                 _("unknown bid {bid!r} in {game}; the bids are: {bids}").format(
                     bid=text, game=game_name(self), bids=names
-                )
+                ),
+                "bid",
             )
         if not self.enabled(found):
             raise DealError(
                 _(
                     "the bid {bid} is off in this session "
                     "(start a session with --rule {rule}=on to allow it)"
-                ).format(bid=found.called(language()), rule=found.toggle)
+                ).format(bid=found.called(language()), rule=found.toggle),
+                "bid",
             )
         return found
 

@@ -53,74 +53,81 @@ def check_deal(rules: Rules, deal: Deal) -> None:
             )
         )
     if deal.dealer not in seated:
-        raise DealError(_("the dealer {player} is not seated").format(player=deal.dealer))
+        raise DealError(_("the dealer {player} is not seated").format(player=deal.dealer), "dealer")
     dealt_in = rules.dealt_in(seated, deal.dealer)
 
-    def must_be_dealt_in(player: str, role: str) -> None:
+    def must_be_dealt_in(player: str, role: str, field: str) -> None:
         if player not in dealt_in:
             if player == deal.dealer:
                 why = _("{player} sits out this deal as dealer, so cannot be the {role}")
             else:
                 why = _("{player} is not seated, so cannot be the {role}")
-            raise DealError(why.format(player=player, role=_(role)))
+            raise DealError(why.format(player=player, role=_(role)), field)
 
     if deal.bid is not None and deal.bidder is None:
         # Before the peeps and buys, whose checks would name the missing bidder's role.
-        raise DealError(_("say who bid"))
+        raise DealError(_("say who bid"), "by")
     no_peeping = rules.why_absent("peep_fee")
     if deal.peeps and no_peeping:
         raise DealError(
             _("nobody peeps in {game}: {why}").format(
                 game=game_name(rules), why=rule_text(no_peeping)
-            )
+            ),
+            "peep",
         )
     for player in deal.peeps:
-        must_be_dealt_in(player, N_("one who peeps"))
+        must_be_dealt_in(player, N_("one who peeps"), "peep")
     if deal.dealer in deal.peeps and rules.settings.dealer_peeps == "never":
         raise DealError(
             _(
                 "the dealer {player} may not look at the floater (rule dealer_peeps is never)"
-            ).format(player=deal.dealer)
+            ).format(player=deal.dealer),
+            "peep",
         )
     if len(set(deal.peeps)) != len(deal.peeps):
-        raise DealError(_("each player can peep once a deal"))
+        raise DealError(_("each player can peep once a deal"), "peep")
     if deal.buys and not rules.can_buy:
         why = rules.why_absent("purchase_fee")
         if why:
             raise DealError(
                 _("nobody buys cards in {game}: {why}").format(
                     game=game_name(rules), why=rule_text(why)
-                )
+                ),
+                "buy",
             )
-        raise DealError(_("nobody buys cards in {game}").format(game=game_name(rules)))
+        raise DealError(_("nobody buys cards in {game}").format(game=game_name(rules)), "buy")
     for player, cards in deal.buys:
-        must_be_dealt_in(player, N_("one who buys cards"))
+        must_be_dealt_in(player, N_("one who buys cards"), "buy")
         if rules.buying == "bidder" and player != deal.bidder:
             raise DealError(
                 _("only the bidder buys cards in {game}, not {player}").format(
                     game=game_name(rules), player=player
-                )
+                ),
+                "buy",
             )
         if not 1 <= cards <= rules.most_bought:
             most = rules.most_bought
             if most == 1:
                 raise DealError(
-                    _("{player} can buy one card, not {cards}").format(player=player, cards=cards)
+                    _("{player} can buy one card, not {cards}").format(player=player, cards=cards),
+                    "buy",
                 )
             raise DealError(
                 _("{player} can buy 1 to {most} cards, not {cards}").format(
                     player=player, most=most, cards=cards
-                )
+                ),
+                "buy",
             )
     if len({p for p, _ in deal.buys}) != len(deal.buys):
-        raise DealError(_("give each player's purchase once"))
+        raise DealError(_("give each player's purchase once"), "buy")
     most_dealt = rules.settings.purchase_max_dealt
     if deal.buys and most_dealt is not None and len(dealt_in) > most_dealt:
         raise DealError(
             _(
                 "cards are bought only with at most {most} dealt in, not {count} "
                 "(rule purchase_max_dealt; set it off to buy at any table)"
-            ).format(most=most_dealt, count=len(dealt_in))
+            ).format(most=most_dealt, count=len(dealt_in)),
+            "buy",
         )
     bought = sum(cards for _, cards in deal.buys)
     left = rules.pack - rules.hand_size * len(dealt_in) - (1 if deal.peeps else 0)
@@ -130,29 +137,31 @@ def check_deal(rules: Rules, deal: Deal) -> None:
                 "the pack has {left} card left after the deal, not {bought} to buy",
                 "the pack has {left} cards left after the deal, not {bought} to buy",
                 max(left, 0),
-            ).format(left=max(left, 0), bought=bought)
+            ).format(left=max(left, 0), bought=bought),
+            "buy",
         )
     if deal.bid is None:
         if deal.bidder or deal.revoker or deal.tricks is not None or deal.made is not None:
-            raise DealError(_("a passed-out deal has no bidder, outcome or revoke"))
+            raise DealError(_("a passed-out deal has no bidder, outcome or revoke"), "bid")
         return
     rules.bid(deal.bid)
     assert deal.bidder is not None  # refused above, before the peeps and buys
-    must_be_dealt_in(deal.bidder, N_("bidder"))
+    must_be_dealt_in(deal.bidder, N_("bidder"), "by")
     if deal.revoker is not None:
-        must_be_dealt_in(deal.revoker, N_("revoker"))
+        must_be_dealt_in(deal.revoker, N_("revoker"), "revoke")
     if deal.tricks is not None:
         if deal.made is not None:
-            raise DealError(_("give the tricks taken or made/failed, not both"))
+            raise DealError(_("give the tricks taken or made/failed, not both"), "result")
         if not 0 <= deal.tricks <= rules.hand_size:
             raise DealError(
                 _("tricks must be from 0 to {most}, not {tricks}").format(
                     most=rules.hand_size, tricks=deal.tricks
-                )
+                ),
+                "result",
             )
     elif deal.made is None and deal.revoker is None:
         raise DealError(
-            _("say how the deal went: the tricks taken, made or failed, or who revoked")
+            _("say how the deal went: the tricks taken, made or failed, or who revoked"), "result"
         )
 
 
