@@ -14,10 +14,17 @@ from dataclasses import dataclass
 
 from napledger.core.errors import NapError
 from napledger.core.history import DealRecord, ScoredDeal, final_pot, score_history
-from napledger.core.ledger import imbalance, postings
+from napledger.core.ledger import account_name, imbalance, postings
+from napledger.core.numbers import written
 from napledger.core.rules import rules_from_dict
 from napledger.core.rules.scoring import close_transfers
 from napledger.core.seating import Dealt, RosterChange, misdealt, seated_at
+from napledger.core.words import N_, _
+
+
+def signed_chips(chips: int) -> str:
+    """Chips with their sign always shown, +0 included (a stored figure against a derived one)."""
+    return written(f"{chips:+d}")
 
 
 @dataclass(frozen=True)
@@ -83,9 +90,9 @@ def check_session(s: SessionRecords) -> list[Problem]:
         return Problem(message, s.name, deal)
 
     try:
-        rules = rules_from_dict(json.loads(s.rules_json), "the session's stored rules")
+        rules = rules_from_dict(json.loads(s.rules_json), _("the session's stored rules"))
     except (NapError, ValueError) as error:
-        return [problem(f"its rules cannot be read: {error}")]
+        return [problem(_("its rules cannot be read: {error}").format(error=error))]
     history = score_history(rules, s.deals, s.opening_pot, strict=False)
     live = [d for d in history if d.live]
     problems = numbering(s.deals, problem) + check_carried(s, problem)
@@ -93,22 +100,35 @@ def check_session(s: SessionRecords) -> list[Problem]:
     for d in live:
         if imbalance(d.entries):
             problems.append(
-                problem(f"its entries sum to {imbalance(d.entries):+d} chips, not 0", d.number)
+                problem(
+                    _("its entries sum to {chips} chips, not 0").format(
+                        chips=signed_chips(imbalance(d.entries))
+                    ),
+                    d.number,
+                )
             )
         if d.error is not None:
-            problems.append(problem(f"its record cannot be scored: {d.error}", d.number))
+            problems.append(
+                problem(_("its record cannot be scored: {error}").format(error=d.error), d.number)
+            )
             continue  # the next deals go on from the pot stored here: one bad deal, one problem
         problems += differences(d.entries, postings(d.transfers), d.number, problem)
         if d.stored_pot_after != d.pot_after:
             problems.append(
                 problem(
-                    f"stored pot after it is {d.stored_pot_after}, re-derived {d.pot_after}",
+                    _("stored pot after it is {stored}, re-derived {derived}").format(
+                        stored=d.stored_pot_after, derived=d.pot_after
+                    ),
                     d.number,
                 )
             )
     for d in history:
         if not d.live and d.entries:
-            problems.append(problem(f"it is {d.status} but still has entries", d.number))
+            problems.append(
+                problem(
+                    _("it is {status} but still has entries").format(status=_(d.status)), d.number
+                )
+            )
     problems += check_close(s, final_pot(history, s.opening_pot), problem)
     return problems
 
@@ -121,15 +141,15 @@ def check_roster(
     try:
         seated_at(s.roster, s.next_number)
     except ValueError:  # a leave of someone who was not seated
-        return [problem("its roster cannot be replayed: someone leaves who was not seated")]
+        return [problem(_("its roster cannot be replayed: someone leaves who was not seated"))]
     problems = []
     for d in history:
         if d.deal is None or not d.live:
             continue  # an unreadable record is reported where the deal is scored
         if d.deal.seated != seated_at(s.roster, d.number):
-            problems.append(problem("its players are not whom the roster seated", d.number))
+            problems.append(problem(_("its players are not whom the roster seated"), d.number))
     if s.seating != seated_at(s.roster, s.next_number):
-        problems.append(problem("the table does not sit as its roster says"))
+        problems.append(problem(_("the table does not sit as its roster says")))
     dealt = [
         Dealt(d.number, d.live, d.deal.dealer, d.deal.seated, d.deal.dealer_named)
         for d in history
@@ -137,7 +157,12 @@ def check_roster(
     ]
     for wrong, rightful in misdealt(s.roster, s.first_dealer, dealt) if s.roster else ():
         problems.append(
-            problem(f"{wrong.dealer} dealt it, but the deal had passed to {rightful}", wrong.number)
+            problem(
+                _("{dealer} dealt it, but the deal had passed to {rightful}").format(
+                    dealer=wrong.dealer, rightful=rightful
+                ),
+                wrong.number,
+            )
         )
     return problems
 
@@ -146,17 +171,25 @@ def check_carried(s: SessionRecords, problem: ProblemMaker) -> list[Problem]:
     """A session opens with exactly the pot the session it carries from closed with."""
     if s.carried_from is None:
         return (
-            [problem(f"it opens with {s.opening_pot} chips in the pot but carries no pot")]
+            [
+                problem(
+                    _("it opens with {chips} chips in the pot but carries no pot").format(
+                        chips=s.opening_pot
+                    )
+                )
+            ]
             if s.opening_pot
             else []
         )
     source = s.carried
     if source is None or source.pot_to != "carry":
-        return [problem("it carries the pot of a session that did not carry one")]
+        return [problem(_("it carries the pot of a session that did not carry one"))]
     if source.pot != s.opening_pot:
         return [
             problem(
-                f"it opens with {s.opening_pot} chips, but {source.name!r} carried {source.pot}"
+                _("it opens with {chips} chips, but {source!r} carried {carried}").format(
+                    chips=s.opening_pot, source=source.name, carried=source.pot
+                )
             )
         ]
     return []
@@ -167,11 +200,19 @@ def numbering(deals: Sequence[DealRecord], problem: ProblemMaker) -> list[Proble
     problems = []
     numbers = sorted({d.number for d in deals})
     if numbers != list(range(1, len(numbers) + 1)):
-        problems.append(problem(f"its deals are numbered {numbers}, not 1 to {len(numbers)}"))
+        problems.append(
+            problem(
+                _("its deals are numbered {numbers}, not 1 to {count}").format(
+                    numbers=numbers, count=len(numbers)
+                )
+            )
+        )
     for number in numbers:
         live = [d for d in deals if d.number == number and d.live]
         if len(live) > 1:
-            problems.append(problem(f"{len(live)} live revisions of one deal", number))
+            problems.append(
+                problem(_("{count} live revisions of one deal").format(count=len(live)), number)
+            )
     return problems
 
 
@@ -184,24 +225,32 @@ def check_close(s: SessionRecords, pot: int, problem: ProblemMaker) -> list[Prob
     if s.live_closes is not None and [c.pot_to for c in s.live_closes] != (
         [pot_to] if s.closed else []
     ):
-        return [problem("its close record does not match whether and how it closed")]
+        return [problem(_("its close record does not match whether and how it closed"))]
     if not s.closed:
-        return [problem("it is open but has closing entries")] if s.closing else []
+        return [problem(_("it is open but has closing entries"))] if s.closing else []
     problems = []
     if imbalance(s.closing):
         problems.append(
-            problem(f"its closing entries sum to {imbalance(s.closing):+d} chips, not 0")
+            problem(
+                _("its closing entries sum to {chips} chips, not 0").format(
+                    chips=signed_chips(imbalance(s.closing))
+                )
+            )
         )
     expected = postings(close_transfers(pot, s.seating, pot_to))
     for p in differences(s.closing, expected, None, problem):
-        problems.append(problem(f"at the close, {p.message}"))
+        problems.append(problem(_("at the close, {problem}").format(problem=p.message)))
     for close in s.live_closes or ():
         if close.pot != pot:
             problems.append(
-                problem(f"its close record has {close.pot} chips in the pot, re-derived {pot}")
+                problem(
+                    _("its close record has {chips} chips in the pot, re-derived {derived}").format(
+                        chips=close.pot, derived=pot
+                    )
+                )
             )
-        for p in differences(close.shares, s.closing, None, problem, "its closing entries"):
-            problems.append(problem(f"in its close record, {p.message}"))
+        for p in differences(close.shares, s.closing, None, problem, N_("its closing entries")):
+            problems.append(problem(_("in its close record, {problem}").format(problem=p.message)))
     return problems
 
 
@@ -210,13 +259,21 @@ def differences(
     derived: Mapping[str, int],
     number: int | None,
     problem: ProblemMaker,
-    derived_as: str = "re-derived",
+    derived_as: str = N_("re-derived"),
 ) -> list[Problem]:
     problems = []
     for account in sorted(set(stored) | set(derived)):
         have, want = stored.get(account, 0), derived.get(account, 0)
         if have != want:
             problems.append(
-                problem(f"{account} is stored as {have:+d} chips, {derived_as} {want:+d}", number)
+                problem(
+                    _("{account} is stored as {have} chips, {derived_as} {want}").format(
+                        account=account_name(account),
+                        have=signed_chips(have),
+                        derived_as=_(derived_as),
+                        want=signed_chips(want),
+                    ),
+                    number,
+                )
             )
     return problems
