@@ -18,6 +18,7 @@ from typing import Any
 from napledger.core.errors import RuleError
 from napledger.core.numbers import is_whole
 from napledger.core.rules.model import Bid, Rules, Settings, fold
+from napledger.core.rules.texts import game_name, rule_text
 from napledger.core.vocabulary import SAID, meanings, word_key
 from napledger.core.words import _
 
@@ -78,7 +79,11 @@ def list_presets() -> list[str]:
 def load_preset(name: str) -> Rules:
     if name not in list_presets():
         known = ", ".join(list_presets())
-        raise RuleError(f"unknown variant {name!r}; the presets are {known}, or give a .toml file")
+        raise RuleError(
+            _("unknown variant {name!r}; the presets are {known}, or give a .toml file").format(
+                name=name, known=known
+            )
+        )
     from importlib import resources
 
     text = (resources.files("napledger.core.rules") / "presets" / f"{name}.toml").read_text("utf-8")
@@ -101,7 +106,9 @@ def read_rule_file(path: str) -> str:
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
-        raise RuleError(f"cannot read rule file {path}: {exc.strerror}") from None
+        raise RuleError(
+            _("cannot read rule file {path}: {why}").format(path=path, why=exc.strerror)
+        ) from None
     with os.fdopen(fd, "rb") as file:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise RuleError(f"rule file {path} is not a regular file")
@@ -122,7 +129,9 @@ def parse_rules(text: str, source: str = "rule file") -> Rules:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise RuleError(f"{source} is not valid TOML: {exc}") from None
+        raise RuleError(
+            _("{source} is not valid TOML: {why}").format(source=source, why=exc)
+        ) from None
     except RecursionError:
         raise RuleError(f"{source} is nested too deeply to be a rule file") from None
     rules = _for_new_sessions(rules_from_dict(data, source), source)
@@ -267,13 +276,19 @@ def with_overrides(rules: Rules, pairs: Iterable[str]) -> Rules:
         key, sep, value = pair.partition("=")
         key = key.strip().replace("-", "_")
         if not sep or not key:
-            raise RuleError(f"--rule wants KEY=VALUE, not {pair!r}")
+            raise RuleError(_("--rule wants KEY=VALUE, not {pair!r}").format(pair=pair))
         why = rules.why_absent(key)
         if why is not None:
-            raise RuleError(f"{rules.name} has no rule {key}: {why}")
+            raise RuleError(
+                _("{game} has no rule {key}: {why}").format(
+                    game=game_name(rules), key=key, why=rule_text(why)
+                )
+            )
         if key not in values:
             known = ", ".join(sorted(k for k in values if rules.why_absent(k) is None))
-            raise RuleError(f"unknown rule {key!r}; the rules are: {known}")
+            raise RuleError(
+                _("unknown rule {key!r}; the rules are: {known}").format(key=key, known=known)
+            )
         values[key] = _parse_value(key, value.strip())
     return _for_new_sessions(
         replace(rules, settings=_settings(values, rules.bids, "--rule")), "--rule"
@@ -288,17 +303,23 @@ def _parse_value(key: str, value: str) -> Any:
         return None
     if key == "dealer_peeps":
         if word not in DEALER_PEEPS:
-            raise RuleError(f"rule dealer_peeps is free, pays or never, not {value!r}")
+            raise RuleError(
+                _("rule dealer_peeps is free, pays or never, not {value!r}").format(value=value)
+            )
         return word
     if key in CHIP_SETTINGS or key in ("dealer_sits_out_from", "purchase_max_dealt"):
         if not is_whole(value):
-            raise RuleError(f"rule {key} wants a whole number of chips, not {value!r}")
+            raise RuleError(
+                _("rule {key} wants a whole number of chips, not {value!r}").format(
+                    key=key, value=value
+                )
+            )
         return int(value)
     if word in TRUE_WORDS:
         return True
     if word in FALSE_WORDS:
         return False
-    raise RuleError(f"rule {key} is on or off, not {value!r}")
+    raise RuleError(_("rule {key} is on or off, not {value!r}").format(key=key, value=value))
 
 
 def _settings(raw: Any, bids: tuple[Bid, ...], source: str) -> Settings:
