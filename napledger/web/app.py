@@ -496,9 +496,10 @@ def create_app(
                 await waiting.wait()
 
     async def existing(session: int) -> int:
-        """A session that exists, checked before a stream starts (then it is too late to 404)."""
-        await to_thread.run_sync(calls.session_id, database, str(session))
-        return session
+        """The id of a session that exists, checked before a stream starts (then it is too
+        late to 404). The id found, not the number typed: a session may be *named* `-1` or
+        `0`, and those numbers are the lists' own streams (the organiser's with every key)."""
+        return await to_thread.run_sync(calls.session_id, database, str(session))
 
     @app.get("/s/{session}/events", response_class=EventSourceResponse)
     async def events(
