@@ -28,6 +28,9 @@ from napledger.core.words import chosen, of_locale, speaking, workbook_language
         ({"LANG": "C.UTF-8"}, "en"),
         ({"LANG": "sr_RS@latin"}, "en"),
         ({}, "en"),
+        ({"LANGUAGE": "pl:ru", "LANG": "en_GB.UTF-8"}, "pl"),  # gettext's list comes first
+        ({"LANGUAGE": "de:ru", "LANG": "en_GB.UTF-8"}, "ru"),  # its first we speak
+        ({"LANGUAGE": "de", "LANG": "ru_RU.UTF-8"}, "ru"),  # none of it: the locale
     ],
 )
 def test_the_locale_chooses_in_posix_order(environ: dict[str, str], lang: str) -> None:

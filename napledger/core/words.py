@@ -76,6 +76,12 @@ def of_locale(environ: Mapping[str, str] | None = None) -> str:
     """The language the locale asks for (`ru_RU.UTF-8` is ru), English where it names one
     napledger does not speak, or none (`C`, `POSIX`)."""
     environ = os.environ if environ is None else environ
+    # GNU gettext's own list of preferences (`LANGUAGE=pl:ru`) comes first, as every
+    # gettext program reads it; a language napledger does not speak is passed over.
+    for wanted in environ.get("LANGUAGE", "").split(":"):
+        code = wanted.strip().partition(".")[0].partition("@")[0].partition("_")[0].lower()
+        if code in LANGUAGES:
+            return code
     for variable in LOCALE_VARIABLES:
         value = environ.get(variable, "").strip()
         if value:
