@@ -20,6 +20,7 @@ from napledger.core.money import money_text, shown_money
 from napledger.core.numbers import with_currency, written
 from napledger.core.options import DealOptions
 from napledger.core.rules.scoring import describe
+from napledger.core.rules.texts import rule_text
 from napledger.core.words import _
 from napledger.store.api import Database, Transaction
 from napledger.store.messages import recorded
@@ -169,7 +170,7 @@ def sessions(database: Database) -> list[SessionItem]:
         SessionItem(
             id=t.session.id,
             name=t.session.name,
-            title=t.rules.title,
+            title=rule_text(t.rules.title),
             hands=t.hands,
             closed=t.session.closed,
             current=t.session.id == current,
@@ -217,7 +218,7 @@ def board(
     return Board(
         id=info.id,
         name=info.name,
-        title=rules.title,
+        title=rule_text(rules.title),
         closed=info.closed,
         players=tuple(
             Line(
@@ -450,7 +451,7 @@ def games(house: Mapping[str, Rules] | None = None) -> list[Game]:
         found.append(
             Game(
                 name=rules.name,
-                title=rules.title,
+                title=rule_text(rules.title),
                 settings=tuple(
                     Setting(key, setting_text(value))
                     for key, value in sorted(settings.items())
