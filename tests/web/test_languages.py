@@ -149,3 +149,16 @@ def test_the_live_fragments_are_asked_for_in_the_pages_language(client, nap):
 )
 def test_accept_language_is_read_as_browsers_mean_it(header, lang):
     assert from_browser(header) == lang
+
+
+def test_serve_prints_its_links_in_the_terminals_language(capsys):
+    from napledger.core.words import speaking
+    from napledger.web.serve import announce
+
+    with speaking("ru"):
+        announce("http://h/s/1", "http://h/s/1/keep?key=k", "http://h/?key=o", lan=False)
+    said = capsys.readouterr().out
+    assert "Зрители (только просмотр):" in said and "Счётчик (секрет):" in said
+    assert untranslated(said.replace("Ctrl-C", " "), "ru") == []
+    # One column of links, however long the language's labels.
+    assert len({line.index("http") for line in said.splitlines() if "http" in line}) == 1
