@@ -66,7 +66,9 @@ def test_a_russian_browser_reads_a_russian_evening_in_russian(client, nap, heade
     assert '<html lang="ru">' in viewers
     assert "Следующим сдаёт" in viewers and "Коробка" in viewers and "4 сдачи" in viewers
     assert "\u22122\u00a0200,00\u00a0₽" in viewers
-    assert "pot" not in shown_text(viewers)  # the pot's own line, too: коробка  # −22 chips of 100 ₽, as Russian writes it
+    assert "pot" not in shown_text(
+        viewers
+    )  # the pot's own line, too: коробка  # −22 chips of 100 ₽, as Russian writes it
 
 
 def test_a_polish_browser_reads_a_polish_evening_in_polish(client, nap):
