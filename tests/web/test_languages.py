@@ -165,3 +165,22 @@ def test_serve_prints_its_links_in_the_terminals_language(capsys):
     assert untranslated(re.sub(r"http\S+|Ctrl-C", " ", said), "ru") == []
     # One column of links, however long the language's labels.
     assert len({line.index("http") for line in said.splitlines() if "http" in line}) == 1
+
+
+@pytest.mark.parametrize("lang", ["ru", "pl"])
+def test_the_organisers_list_form_and_manifest_speak_the_browsers_language(client, nap, lang):
+    from napledger.web.keys import organiser_key
+    from tests.web.conftest import SECRET
+
+    russian_evening(nap)
+    headers = {"accept-language": lang}
+    key = organiser_key(SECRET)
+    for path in (f"/?key={key}", f"/new?key={key}", "/"):
+        answer = client.get(path, headers=headers)
+        assert answer.status_code == 200, path
+        # The rule keys a form names are typed as they are (`pool_ante`), in any language.
+        typed = re.sub(r'<label class="setting"><span>[^<]*</span>', " ", answer.text)
+        assert untranslated(shown_text(typed), lang, RU) == [], path
+    manifest = client.get("/app.webmanifest", headers=headers).json()
+    assert manifest["lang"] == lang
+    assert untranslated(manifest["description"], lang) == []
