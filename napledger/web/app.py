@@ -28,10 +28,12 @@ from starlette.exceptions import HTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from napledger.core import words
 from napledger.core.errors import NapError
-from napledger.core.numbers import whole
+from napledger.core.numbers import signed, whole
 from napledger.core.options import DealOptions
 from napledger.core.rules import Rules
+from napledger.core.words import N_, _
 from napledger.store.api import Database
 from napledger.store.kept import KeptHistory
 from napledger.store.watch import changes
@@ -40,6 +42,10 @@ from napledger.web.chart import running_chart
 from napledger.web.forms_only import FormsOnly
 from napledger.web.keys import TooManyTries, WrongKeys, derive, organiser_key, session_key
 from napledger.web.live import Hub, Revisions, Watch
+from napledger.web.speech import Speaking
+
+# Starlette's own refusals, translated where shown (`http_error`).
+STARLETTE_WORDS = (N_("Not Found"), N_("Method Not Allowed"))
 
 HERE = files("napledger.web")
 # Scripts and styles only from this server, as files: an injected <script> or inline
@@ -103,7 +109,14 @@ def create_app(
         undefined=StrictUndefined,  # a misspelt field is an error in the tests, not a blank
         trim_blocks=True,
         lstrip_blocks=True,
+        extensions=["jinja2.ext.i18n"],
     )
+    # words.py's own functions, so each request's language (words.speaking) applies.
+    env.install_gettext_callables(  # type: ignore[attr-defined]
+        words._, words.ngettext, newstyle=True, pgettext=words.pgettext
+    )
+    env.globals["language"] = words.language
+    env.filters["signed"] = signed
     templates = Jinja2Templates(env=env)
 
     def listed(organising: bool) -> dict[str, Any]:
@@ -115,23 +128,25 @@ def create_app(
         keys = {s.id: session_key(secret, s.id) for s in sessions} if organising else {}
         return {"sessions": sessions, "keys": keys}
 
-    def watch_list(organising: bool) -> Watch:
+    def watch_list(organising: bool, lang: str) -> Watch:
         def render() -> tuple[str, int, Revisions]:
-            html = env.get_template("sessions.html").render(**listed(organising))
+            with words.speaking(lang):
+                html = env.get_template("sessions.html").render(**listed(organising))
             return html, 0, ()
 
         # The list itself is its fingerprint: a few rows, one per session.
         return Watch(lambda: tuple(listed(False)["sessions"]), render)
 
-    def watch(session: int) -> Watch:
+    def watch(session: int, lang: str) -> Watch:
         if session in (SESSIONS, ORGANISERS):  # the lists follow every session
-            return watch_list(session == ORGANISERS)
+            return watch_list(session == ORGANISERS, lang)
         kept = KeptHistory()  # the evening scored so far: each change scores only what is new
 
         def render() -> tuple[str, int, Revisions]:
-            board = calls.board(database, session, kept=kept)
-            chart = running_chart(board.series, board.steps)
-            html = env.get_template("board.html").render(board=board, chart=chart)
+            with words.speaking(lang):  # the page's language: the watcher runs on its own
+                board = calls.board(database, session, kept=kept)
+                chart = running_chart(board.series, board.steps)
+                html = env.get_template("board.html").render(board=board, chart=chart)
             return html, board.newest, kept.revisions()
 
         return Watch(lambda: calls.last_change(database, session), render)
@@ -142,6 +157,19 @@ def create_app(
     def kept_for(session: int) -> KeptHistory:
         # The pages' own, not a watcher's: each keeps what it rendered consistent.
         return KeptHistory()
+
+    languages: dict[int, str | None] = {}
+
+    def kept_language(session: int) -> str | None:
+        """The language a session keeps (`new --lang`), read once: it never changes."""
+        if session not in languages:
+            try:
+                languages[session] = calls.kept_language(database, session)
+            except NapError:  # no such session (yet): its 404 is in the browser's language
+                return None
+            if len(languages) > 1000:  # a server up for years: forget, read again
+                languages.clear()
+        return languages.get(session)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -160,6 +188,7 @@ def create_app(
     if hosts is not None:
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))
     app.add_middleware(FormsOnly)  # no upload is read or spooled before the key is checked
+    app.add_middleware(Speaking, kept=kept_language)
     app.add_middleware(SecurityHeaders)  # added last, so outermost: on the refusals too
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
@@ -183,7 +212,7 @@ def create_app(
             right = await wrong_keys.check(address, given, expected)
         except TooManyTries:
             raise HTTPException(
-                429, "too many wrong keys from this address: wait a minute, then use the link"
+                429, N_("too many wrong keys from this address: wait a minute, then use the link")
             ) from None
         if not right:
             raise HTTPException(403, refusal)
@@ -192,7 +221,7 @@ def create_app(
         request: Request, session: int, key: Annotated[str | None, Query()] = None
     ) -> str:
         """The session's own key, from its scorekeeper link: no other session's."""
-        refusal = "this link cannot change the ledger; ask for the scorekeeper's link"
+        refusal = N_("this link cannot change the ledger; ask for the scorekeeper's link")
         await check_key(request, key, session_key(secret, session), refusal)
         assert key is not None
         return key
@@ -202,7 +231,7 @@ def create_app(
     ) -> str:
         # The origin first: another site's post is refused whatever key it carries.
         refuse_cross_site(request)
-        refusal = "only the scorekeeper's link can change the ledger"
+        refusal = N_("only the scorekeeper's link can change the ledger")
         await check_key(request, key, session_key(secret, session), refusal)
         return key
 
@@ -233,25 +262,30 @@ def create_app(
         """A write must come from this server's own page: no other site can post one."""
         site = request.headers.get("sec-fetch-site")
         if site is not None and site not in ("same-origin", "none"):
-            raise HTTPException(403, "cross-site requests cannot change the ledger")
+            raise HTTPException(403, N_("cross-site requests cannot change the ledger"))
         origin = request.headers.get("origin")
         if origin is not None and urlsplit(origin).netloc != request.headers.get("host"):
-            raise HTTPException(403, "cross-site requests cannot change the ledger")
+            raise HTTPException(403, N_("cross-site requests cannot change the ledger"))
 
     @app.exception_handler(NapError)
     async def cannot_show(request: Request, error: NapError) -> Response:
         # Mostly a session that is not there; the message says what it was.
-        return page(request, "message.html", 404, title="Cannot show that", message=str(error))
+        return page(request, "message.html", 404, title=_("Cannot show that"), message=str(error))
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, error: HTTPException) -> Response:
-        titles = {403: "Not allowed", 404: "Not found", 405: "Not allowed", 429: "Not allowed"}
+        titles = {
+            403: _("Not allowed"),
+            404: _("Not found"),
+            405: _("Not allowed"),
+            429: _("Not allowed"),
+        }
         return page(
             request,
             "message.html",
             error.status_code,
-            title=titles.get(error.status_code, "Cannot do that"),
-            message=str(error.detail),
+            title=titles.get(error.status_code, _("Cannot do that")),
+            message=_(str(error.detail)),
         )
 
     @app.exception_handler(RequestValidationError)
@@ -261,16 +295,17 @@ def create_app(
             request,
             "message.html",
             400,
-            title="Cannot do that",
-            message="that request makes no sense here",
+            title=_("Cannot do that"),
+            message=_("that request makes no sense here"),
         )
 
     @app.exception_handler(Exception)
     async def server_error(request: Request, error: Exception) -> Response:
         # A bug: the browser learns only that it happened, never a traceback.
         return HTMLResponse(
-            "<!doctype html><title>Error</title><p>Something went wrong on the server; "
-            "nothing was changed. Reload to try again.</p>",
+            f"<!doctype html><html lang={words.language()}><title>{_('Error')}</title><p>"
+            + _("Something went wrong on the server; nothing was changed. Reload to try again.")
+            + "</p>",
             status_code=500,
             # Starlette sends this outside every middleware, SecurityHeaders included.
             headers={name.decode(): value.decode() for name, value in HEADERS},
@@ -280,7 +315,7 @@ def create_app(
         """Whether the organiser's key came; no key at all is a viewer, not a wrong try."""
         if key is None:
             return False
-        refusal = "this link is not the organiser's; the list of sessions is at /"
+        refusal = N_("this link is not the organiser's; the list of sessions is at /")
         await check_key(request, key, organiser_key(secret), refusal)
         return True
 
@@ -292,7 +327,8 @@ def create_app(
         document = {
             "name": "napledger",
             "short_name": "Nap",
-            "description": "The Nap table's scoreboard and scorekeeper",
+            "description": _("The Nap table's scoreboard and scorekeeper"),
+            "lang": words.language(),
             "start_url": start,
             "scope": "/",
             "display": "standalone",
@@ -309,7 +345,7 @@ def create_app(
             calls.sessions(database)
         except NapError as error:
             if not organising:
-                return page(request, "message.html", title="No sessions yet", message=str(error))
+                return page(request, "message.html", title=_("No sessions yet"), message=str(error))
         # No database yet: the organiser can start the first session. The organiser's list
         # links each session's scorekeeper page, with its own key.
         context = listed(organising)
@@ -318,7 +354,7 @@ def create_app(
         return page(request, "index.html", **context)
 
     async def organiser_only(request: Request, key: Annotated[str | None, Query()] = None) -> str:
-        refusal = "starting a session needs the organiser's link, printed by serve"
+        refusal = N_("starting a session needs the organiser's link, printed by serve")
         await check_key(request, key, organiser_key(secret), refusal)
         assert key is not None
         return key
@@ -362,7 +398,7 @@ def create_app(
         refuse_cross_site(request)
         form = await request.form()
         typed = {k: v for k, v in form.items() if isinstance(v, str)}
-        refusal = "starting a session needs the organiser's link, printed by serve"
+        refusal = N_("starting a session needs the organiser's link, printed by serve")
         key = typed.get("key")
         await check_key(request, key, organiser_key(secret), refusal)
         assert key is not None
@@ -395,7 +431,7 @@ def create_app(
             "started.html",
             key=key,
             lines=done.lines,
-            links=[("Viewers", viewers, qr(viewers)), ("Scorekeeper", keeper, qr(keeper))],
+            links=[(_("Viewers"), viewers, qr(viewers)), (_("Scorekeeper"), keeper, qr(keeper))],
         )
 
     @app.get("/s/{session}/json")
@@ -488,7 +524,7 @@ def create_app(
     ) -> AsyncIterator[ServerSentEvent]:
         """The list of sessions after every change at any table: tonight's open tables
         live (with their keepers' links, on the organiser's stream only)."""
-        async with hub.watching(ORGANISERS if organising else SESSIONS) as watch:
+        async with hub.watching(ORGANISERS if organising else SESSIONS, words.language()) as watch:
             while not hub.stopping and watch.ended is None:
                 waiting = watch.changed
                 assert watch.snapshot is not None
@@ -520,7 +556,7 @@ def create_app(
             and int(last_event_id) <= MAX_ID  # a bigger one is not ours: start afresh
         )
         seen = int(last_event_id) if resumed and last_event_id else since
-        async with hub.watching(session) as watch:
+        async with hub.watching(session, words.language()) as watch:
             while not hub.stopping:
                 if watch.ended is not None:
                     yield ServerSentEvent(event="ended", data={"message": watch.ended})
@@ -605,7 +641,7 @@ def create_app(
         after: Annotated[str | None, Form(max_length=200)] = None,
     ) -> Response:
         if action not in ACTIONS:
-            raise HTTPException(404, f"no such action: {action}")
+            raise HTTPException(404, _("no such action: {action}").format(action=action))
         # The form in the CLI's own terms: what `hand BID --by … --peep … --buy P=N` takes.
         options = DealOptions(
             bid=blank(bid),
@@ -645,7 +681,7 @@ def create_app(
             try:
                 return show(request, session, 400, key=key, error=line, typed=typed, fixing=fixing)
             except NapError:  # the board cannot be read either (the file has gone)
-                return page(request, "message.html", 400, title="Not saved", message=line)
+                return page(request, "message.html", 400, title=_("Not saved"), message=line)
         return told(session, key, said)
 
     def do(
@@ -658,13 +694,13 @@ def create_app(
     ) -> str:
         if action == "hand":
             if options.bid is None:
-                raise NapError("choose a bid (or tap Pass for a passed-out deal)")
+                raise NapError(_("choose a bid (or tap Pass for a passed-out deal)"))
             return calls.record(database, session, options, shown.next_deal)
         if action == "pass":
             return calls.pass_deal(database, session, options, shown.next_deal)
         if action == "void":
             # The deal picked, at the version its form showed.
-            number = shown.number if shown.number is not None else whole("", "the deal number")
+            number = shown.number if shown.number is not None else whole("", _("the deal number"))
             return calls.void(database, session, number, shown.revision)
         if action == "undo":
             # The deal the button named, not whatever is last by now.
@@ -673,7 +709,7 @@ def create_app(
             # The deal the scorekeeper saw as the last one, at the version seen, with no
             # deal recorded since: not whatever is last by now.
             # No number: whole() refuses it in the CLI's words.
-            number = shown.number if shown.number is not None else whole("", "the deal number")
+            number = shown.number if shown.number is not None else whole("", _("the deal number"))
             return calls.amend(database, session, number, options, shown.revision, shown.next_deal)
         player = player or ""  # no name: the API says a name cannot be empty
         if action == "join":
@@ -711,16 +747,16 @@ def numbers(
     """
     given: dict[str, Any] = {}
     if tricks is not None and tricks.strip():
-        given["tricks"] = whole(tricks, "tricks taken")
+        given["tricks"] = whole(tricks, _("tricks taken"))
     bought = tuple(
-        f"{who}={whole(count, f'cards bought by {who}')}"
+        f"{who}={whole(count, _('cards bought by {player}').format(player=who))}"
         for who, count in zip(buyers or (), counts or (), strict=False)
         if count.strip()
     )
     if bidder_bought is not None and bidder_bought.strip():
         if bidder is None:
-            raise NapError("say who bid")  # the bidder's purchase needs the bidder
-        bought += (f"{bidder}={whole(bidder_bought, 'cards bought by the bidder')}",)
+            raise NapError(_("say who bid"))  # the bidder's purchase needs the bidder
+        bought += (f"{bidder}={whole(bidder_bought, _('cards bought by the bidder'))}",)
     if bought:
         given["buys"] = bought
     return given

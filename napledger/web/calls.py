@@ -16,9 +16,12 @@ from typing import TYPE_CHECKING, TypeVar
 
 from napledger.core.history import deal_label
 from napledger.core.ledger import POT, in_seat_order
-from napledger.core.money import chips_money, money_text
+from napledger.core.money import money_text, shown_money
+from napledger.core.numbers import with_currency, written
 from napledger.core.options import DealOptions
 from napledger.core.rules.scoring import describe
+from napledger.core.rules.texts import rule_text
+from napledger.core.words import _
 from napledger.store.api import Database, Transaction
 from napledger.store.messages import recorded
 
@@ -167,7 +170,7 @@ def sessions(database: Database) -> list[SessionItem]:
         SessionItem(
             id=t.session.id,
             name=t.session.name,
-            title=t.rules.title,
+            title=rule_text(t.rules.title),
             hands=t.hands,
             closed=t.session.closed,
             current=t.session.id == current,
@@ -181,6 +184,12 @@ def session_id(database: Database, ref: str | None) -> int:
     """The id of the session a link names (an id or a name; none: the current one)."""
     with database.read() as ledger:
         return ledger.session(ref).info.id
+
+
+def kept_language(database: Database, session: int) -> str | None:
+    """The language the session keeps (`new --lang`), or None: its readers' own."""
+    with database.read() as ledger:
+        return ledger.session(str(session)).info.language
 
 
 def board(
@@ -209,13 +218,13 @@ def board(
     return Board(
         id=info.id,
         name=info.name,
-        title=rules.title,
+        title=rule_text(rules.title),
         closed=info.closed,
         players=tuple(
             Line(
                 p,
                 t.chips[p],
-                chips_money(t.chips[p], t.chip_value, info.currency, signed=True, label=True),
+                shown_money(t.chips[p], t.chip_value, info.currency, signed=True, label=True),
                 p in t.seating,
             )
             for p in sorted(t.players, key=lambda p: (-t.chips[p], t.players.index(p)))
@@ -228,7 +237,11 @@ def board(
         # Deal numbers along the bottom, as the workbook's chart: 3, not 3.2 once amended.
         steps=tuple(label.split(".")[0] for label, _, _ in spread(history.steps, CHART_STEPS)),
         plan=tuple(
-            Payment(p.payer, p.payee, f"{money_text(p.amount, settlement.places)} {unit}".strip())
+            Payment(
+                p.payer,
+                p.payee,
+                with_currency(written(money_text(p.amount, settlement.places)), unit),
+            )
             for p in settlement.payments
         ),
         newest=max((d.id for d in history.deals), default=0) if kept is None else kept.newest,
@@ -349,13 +362,13 @@ def undo(
 ) -> str:
     with writing(database) as ledger:
         gone = ledger.session(str(session)).undo(expected, expect_revision=revision)
-    return f"Deal {gone.number} voided."
+    return _("Deal {number} voided.").format(number=gone.number)
 
 
 def void(database: Database, session: int, number: int, revision: int | None) -> str:
     with writing(database) as ledger:
         gone = ledger.session(str(session)).void(number, expect_revision=revision)
-    return f"Deal {gone.number} voided."
+    return _("Deal {number} voided.").format(number=gone.number)
 
 
 def amend(
@@ -370,7 +383,9 @@ def amend(
         done = ledger.session(str(session)).amend(
             number, options, expect_revision=revision, expect_next=next_number
         )
-    return f"Deal {done.number} amended (now {done.number}.{done.revision})."
+    return _("Deal {number} amended (now {number}.{revision}).").format(
+        number=done.number, revision=done.revision
+    )
 
 
 def join(database: Database, session: int, player: str, after: str | None) -> str:
@@ -436,7 +451,7 @@ def games(house: Mapping[str, Rules] | None = None) -> list[Game]:
         found.append(
             Game(
                 name=rules.name,
-                title=rules.title,
+                title=rule_text(rules.title),
                 settings=tuple(
                     Setting(key, setting_text(value))
                     for key, value in sorted(settings.items())
@@ -484,7 +499,7 @@ def new_session(
         rules = load_preset(game)
     else:
         known = ", ".join([*list_presets(), *house])
-        raise NapError(f"no game {game!r}: choose one of {known}")
+        raise NapError(_("no game {game!r}: choose one of {known}").format(game=game, known=known))
     offered = {s.key: s.value for g in games(house) if g.name == game for s in g.settings}
     changed = [
         f"{key}={value.strip()}"
@@ -541,8 +556,9 @@ def close(database: Database, session: int, pot_to: str, seen: str) -> str:
         plan = api.close_plan(pot_to)
         if plan_digest(plan) != seen:
             raise NapError(
-                "the session changed since you were asked, so it was not closed; "
-                f"now: {close_question(plan)}"
+                _(
+                    "the session changed since you were asked, so it was not closed; now: {now}"
+                ).format(now=close_question(plan))
             )
         done = api.close(pot_to, plan)
     return closed(done)

@@ -101,10 +101,14 @@ class Hub:
     and the one thread that listens for changes made by other processes."""
 
     def __init__(
-        self, make: Callable[[int], Watch], changes: Callable[[], Changes] | None = None
+        self,
+        make: Callable[[int, str], Watch],
+        changes: Callable[[], Changes] | None = None,
     ) -> None:
         self.make = make
-        self.watches: dict[int, Watch] = {}
+        # One watcher per session and language: a board is drawn once for all who read it
+        # in the same language.
+        self.watches: dict[tuple[int, str], Watch] = {}
         self.stopping = False
         self.changes = changes
         self.listener: threading.Thread | None = None
@@ -113,12 +117,13 @@ class Hub:
         self.loop: asyncio.AbstractEventLoop | None = None
 
     @contextlib.asynccontextmanager
-    async def watching(self, session: int) -> AsyncIterator[Watch]:
+    async def watching(self, session: int, lang: str = "en") -> AsyncIterator[Watch]:
         self.loop = asyncio.get_running_loop()
         await self._listen()
-        watch = self.watches.get(session)
+        key = (session, lang)
+        watch = self.watches.get(key)
         if watch is None:
-            watch = self.watches[session] = self.make(session)
+            watch = self.watches[key] = self.make(session, lang)
             if self.listener is not None:
                 watch.interval = UNTOLD_SECONDS
         watch.listeners += 1
@@ -136,7 +141,7 @@ class Hub:
         finally:
             watch.listeners -= 1
             if watch.listeners == 0:
-                self.watches.pop(session, None)
+                self.watches.pop(key, None)
                 if watch.task is not None:
                     watch.task.cancel()
 
@@ -147,7 +152,7 @@ class Hub:
             self.loop.call_soon_threadsafe(self._wake, session)
 
     def _wake(self, session: int | None = None) -> None:
-        for number, watch in self.watches.items():
+        for (number, _lang), watch in self.watches.items():
             # Below 1: a list of sessions, which follows every session.
             if session is None or number == session or number < 1:
                 watch.wake.set()

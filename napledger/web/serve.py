@@ -11,6 +11,7 @@ from types import FrameType
 from urllib.parse import quote
 
 from napledger.core.errors import NapError
+from napledger.core.words import _
 from napledger.web.keys import organiser_key, session_key
 
 DEFAULT_PORT = 8421
@@ -26,8 +27,10 @@ def lan_address() -> str:
     found = _routed_address() or _named_address()
     if found is None or ipaddress.ip_address(found).is_loopback:
         raise NapError(
-            "cannot find this computer's address on the local network (phones cannot reach "
-            f"{found or '127.0.0.1'}); join a network, or name the address with --host ADDRESS"
+            _(
+                "cannot find this computer's address on the local network (phones cannot "
+                "reach {address}); join a network, or name the address with --host ADDRESS"
+            ).format(address=found or "127.0.0.1")
         )
     return found
 
@@ -59,7 +62,11 @@ def listen(host: str, port: int) -> socket.socket:
         sock.bind((host, port))
     except OSError as error:
         sock.close()
-        raise NapError(f"cannot listen on {host}:{port}: {error.strerror}") from None
+        raise NapError(
+            _("cannot listen on {host}:{port}: {reason}").format(
+                host=host, port=port, reason=error.strerror
+            )
+        ) from None
     sock.listen(BACKLOG)
     return sock
 
@@ -77,19 +84,26 @@ def links(base: str, session: int | None, secret: str) -> tuple[str, str | None,
 def announce(
     viewers: str, keeper: str | None, organiser: str, lan: bool, house: Sequence[str] = ()
 ) -> None:
-    print(f"Viewers (read-only):  {viewers}")
+    labels = {
+        "viewers": _("Viewers (read-only):"),
+        "keeper": _("Scorekeeper (secret):"),
+        "organiser": _("Organiser (secret):"),
+        "house": _("House rules:"),
+    }
+    width = max(len(label) for label in labels.values()) + 1  # the links in one column
+    print(labels["viewers"].ljust(width), viewers)
     if keeper is not None:
-        print(f"Scorekeeper (secret): {keeper}")
-    print(f"Organiser (secret):   {organiser}")
+        print(labels["keeper"].ljust(width), keeper)
+    print(labels["organiser"].ljust(width), organiser)
     if house:  # what the organiser's form offers beside the presets
-        print(f"House rules:          {', '.join(house)}")
+        print(labels["house"].ljust(width), ", ".join(house))
     if lan:
         import segno
 
         # The table scans this rather than typing an address on a phone.
-        print("Scan for the viewers' page:")
+        print(_("Scan for the viewers' page:"))
         segno.make(viewers, error="m").terminal(out=sys.stdout, compact=True)
-    print("Ctrl-C stops the server.", flush=True)
+    print(_("Ctrl-C stops the server."), flush=True)
 
 
 def serve(
@@ -111,7 +125,7 @@ def serve(
     house = calls.house_rules(rule_files)
     key = key or secrets.token_urlsafe(16)
     if len(key) < 8:
-        raise NapError("--key must be at least 8 characters: it is all that guards the ledger")
+        raise NapError(_("--key must be at least 8 characters: it is all that guards the ledger"))
     try:
         with Database(db) as database:
             sid: int | None = calls.session_id(database, session)
@@ -123,7 +137,9 @@ def serve(
         try:
             shown, lan = host, not ipaddress.ip_address(host).is_loopback
         except ValueError:
-            raise NapError(f"--host must be an IP address of this computer, not {host!r}") from None
+            raise NapError(
+                _("--host must be an IP address of this computer, not {host!r}").format(host=host)
+            ) from None
     else:
         host = "0.0.0.0" if lan else "127.0.0.1"
         shown = lan_address() if lan else "127.0.0.1"
@@ -158,4 +174,4 @@ def serve(
         pass
     finally:
         sock.close()
-    print("Server stopped.", file=sys.stderr)
+    print(_("Server stopped."), file=sys.stderr)

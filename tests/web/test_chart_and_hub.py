@@ -60,7 +60,7 @@ def test_one_watcher_per_session_started_on_demand_and_stopped_with_its_last_pag
     polled: list[int] = []
     marks = {"value": 1}
 
-    def make(session: int) -> Watch:
+    def make(session: int, lang: str = "en") -> Watch:
         def fingerprint():
             polled.append(session)
             return (marks["value"],)
@@ -93,7 +93,7 @@ def test_one_watcher_per_session_started_on_demand_and_stopped_with_its_last_pag
 def test_a_page_joining_a_running_watcher_first_gets_the_board_as_it_is_now():
     marks = {"value": 1}
 
-    def make(session: int) -> Watch:
+    def make(session: int, lang: str = "en") -> Watch:
         # A watcher that polls rarely: its snapshot may be older than the database.
         return Watch(
             lambda: (marks["value"],),

@@ -33,7 +33,8 @@
     var note = document.createElement("p");
     note.className = "error ended";
     note.setAttribute("role", "alert");
-    note.textContent = "Error: " + JSON.parse(event.data).message; // text, never markup
+    // "Error:" in the page's language, rendered by the server beside the address
+    note.textContent = (body.dataset.errorWord || "Error:") + " " + JSON.parse(event.data).message;
     board.parentNode.insertBefore(note, board);
   });
 
