@@ -590,11 +590,14 @@ def workbook(database: Database, session: int) -> tuple[str, bytes]:
     import tempfile
     from pathlib import Path
 
+    from napledger.core.words import speaking, workbook_language
     from napledger.export.workbook import file_name, played_on, write_workbook
 
     with database.read() as ledger, tempfile.TemporaryDirectory() as folder:
         # Written inside the reading transaction: the deals stream from the store.
-        data = [ledger.export_data(ledger.session(str(session)).info)]
-        name = file_name([data[0].name], played_on(data))
-        path = write_workbook(data, Path(folder) / name, exists="replace")
+        info = ledger.session(str(session)).info
+        with speaking(workbook_language(None, [info.language])):  # as `export` chooses
+            data = [ledger.export_data(info)]
+            name = file_name([data[0].name], played_on(data))
+            path = write_workbook(data, Path(folder) / name, exists="replace")
         return name, path.read_bytes()
