@@ -29,7 +29,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from napledger.core import words
-from napledger.core.errors import NapError
+from napledger.core.errors import DealError, NapError
 from napledger.core.numbers import signed, whole
 from napledger.core.options import DealOptions
 from napledger.core.rules import Rules
@@ -678,6 +678,8 @@ def create_app(
             typed |= {"revoke": revoke, "peep": peep or [], "note": note or ""}
             typed["buys"] = dict(zip(buyer or (), buy or (), strict=False))
             typed["bidder_bought"] = bidder_bought or ""
+            # Said beside the field it is about, where the core names one.
+            typed["refused"] = {"field": getattr(error, "field", None), "why": line}
             try:
                 return show(request, session, 400, key=key, error=line, typed=typed, fixing=fixing)
             except NapError:  # the board cannot be read either (the file has gone)
@@ -694,7 +696,7 @@ def create_app(
     ) -> str:
         if action == "hand":
             if options.bid is None:
-                raise NapError(_("choose a bid (or tap Pass for a passed-out deal)"))
+                raise DealError(_("choose a bid (or tap Pass for a passed-out deal)"), "bid")
             return calls.record(database, session, options, shown.next_deal)
         if action == "pass":
             return calls.pass_deal(database, session, options, shown.next_deal)
@@ -755,7 +757,7 @@ def numbers(
     )
     if bidder_bought is not None and bidder_bought.strip():
         if bidder is None:
-            raise NapError(_("say who bid"))  # the bidder's purchase needs the bidder
+            raise DealError(_("say who bid"), "by")  # the bidder's purchase needs the bidder
         bought += (f"{bidder}={whole(bidder_bought, _('cards bought by the bidder'))}",)
     if bought:
         given["buys"] = bought

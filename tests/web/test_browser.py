@@ -153,7 +153,7 @@ def test_a_deal_entered_on_the_scorekeepers_page_is_in_hands_json(
     page.locator("fieldset", has_text="Bid").get_by_text("nap", exact=True).click()
     with page.expect_navigation():
         page.get_by_role("button", name="Record deal").click()
-    assert page.locator(".error").inner_text() == nap.fails("hand nap")
+    assert page.locator(".error[role=alert]").inner_text() == nap.fails("hand nap")
     assert len(nap.json("hands --json")) == 5
     refused(page, 400)
     page.locator("fieldset", has_text="Result").get_by_text("failed", exact=True).click()
