@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -21,3 +23,16 @@ def needs(*programs: str) -> pytest.MarkDecorator:
     if missing and os.environ.get("NAPLEDGER_REQUIRE_REAL_CLIENTS"):
         raise RuntimeError(f"CI runs the real-client tests, but {', '.join(missing)} is missing")
     return pytest.mark.skipif(bool(missing), reason=f"needs {', '.join(missing)} (see .ci/run)")
+
+
+def libreoffice(workbook: Path, folder: Path, to: str) -> subprocess.CompletedProcess[str]:
+    """LibreOffice converting `workbook` into `folder` (`to`: pdf, or a CSV filter), with
+    a private profile: a running LibreOffice or the user's own settings never interfere."""
+    profile = (folder / "profile").as_uri()
+    command = ["soffice", f"-env:UserInstallation={profile}", "--headless", "--convert-to", to]
+    return subprocess.run(
+        [*command, "--outdir", str(folder), str(workbook)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )

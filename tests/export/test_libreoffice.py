@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.real_clients import needs
+from tests.real_clients import libreoffice, needs
 
 TOOLS = ("soffice", "pdftotext", "pdfinfo")
 pytestmark = needs(*TOOLS)
@@ -59,23 +59,7 @@ def _deal(i: int, bidder: str) -> str:
 
 
 def print_to_pdf(workbook: Path, out: Path) -> Path:
-    # A private profile: a running LibreOffice or the user's own settings never interfere.
-    profile = (out / "profile").as_uri()
-    done = subprocess.run(
-        [
-            "soffice",
-            f"-env:UserInstallation={profile}",
-            "--headless",
-            "--convert-to",
-            "pdf",
-            "--outdir",
-            str(out),
-            str(workbook),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    done = libreoffice(workbook, out, "pdf")
     pdf = out / f"{workbook.stem}.pdf"
     assert done.returncode == 0 and pdf.exists(), done.stderr
     # A file LibreOffice has to repair, or cannot read, is reported on stderr.

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import csv
 import os
-import subprocess
 from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
@@ -20,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from napledger.web.keys import organiser_key
-from tests.real_clients import needs
+from tests.real_clients import libreoffice, needs
 from tests.web import test_browser as shared
 from tests.web.conftest import SECRET
 
@@ -90,23 +89,8 @@ def plan(page) -> list[str]:
 def summary(workbook: Path, folder: Path) -> list[list[str]]:
     """The workbook's Summary sheet as LibreOffice reads it (its own values, computed by
     LibreOffice), through its CSV filter: every sheet to its own file."""
-    profile = (folder / "profile").as_uri()
     every_sheet = "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1"
-    done = subprocess.run(
-        [
-            "soffice",
-            f"-env:UserInstallation={profile}",
-            "--headless",
-            "--convert-to",
-            every_sheet,
-            "--outdir",
-            str(folder),
-            str(workbook),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    done = libreoffice(workbook, folder, every_sheet)
     sheet = folder / f"{workbook.stem}-Summary.csv"
     assert done.returncode == 0 and sheet.exists(), done.stderr
     with sheet.open(encoding="utf-8", newline="") as file:
