@@ -7,11 +7,13 @@ fresh PostgreSQL schema instead.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import inspect
 import json
 import os
 import shlex
+import shutil
 import sys
 import tempfile
 import uuid
@@ -169,11 +171,43 @@ class Runner(CliRunner):
         )
 
 
+# Evenings many tests open with, built once a worker: their first test's database file.
+_built: dict[tuple[str, ...], Path] = {}
+
+
 class Nap:
     """Runs napledger commands the way a person types them."""
 
     def __init__(self) -> None:
         self.runner = Runner()
+
+    def start_from(self, *lines: str) -> None:
+        """This test's database as `lines` typed one after another leave it.
+
+        On SQLite, the first test to ask for these lines types them and keeps a copy of the
+        file; the next ones start from a copy of that copy (a few dozen tests open with the
+        same evening, a dozen commands each). On PostgreSQL each test types them.
+        """
+        db = os.environ["NAPLEDGER_DB"]
+        if "://" in db:
+            for line in lines:
+                self(line)
+            return
+        kept = _built.get(lines)
+        if kept is None:
+            for line in lines:
+                self(line)
+            folder = tempfile.mkdtemp(prefix="evening-")
+            atexit.register(shutil.rmtree, folder, ignore_errors=True)
+            kept = Path(folder) / "nap.db"
+            for suffix in ("", "-wal"):  # no connection is open: nothing else is unsaved
+                if Path(db + suffix).exists():
+                    shutil.copyfile(db + suffix, f"{kept}{suffix}")
+            _built[lines] = kept
+            return
+        for suffix in ("", "-wal"):
+            if Path(f"{kept}{suffix}").exists():
+                shutil.copyfile(f"{kept}{suffix}", db + suffix)
 
     def __call__(self, line: str, ok: bool = True, input: str | None = None) -> Any:
         # The width is named on every call: a worker of the parallel run drew one test's
@@ -204,6 +238,19 @@ class Nap:
         lines = result.stderr.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("Error: "), result.stderr
         return lines[0]
+
+    def complete(self, line: str) -> list[str]:
+        """What Tab offers after `line`, as bash asks the program: Typer's completion, run
+        in this process (tests/cli/test_help_and_completion.py asks the installed program
+        itself once)."""
+        env = {
+            "_NAPLEDGER_COMPLETE": "complete_bash",
+            "COMP_WORDS": line,
+            "COMP_CWORD": str(len(line.split(" ")) - 1),
+        }
+        result = self.runner.invoke(app, [], env=env)
+        assert result.exit_code == 0 and result.stderr == "", result.output
+        return result.stdout.split()
 
     def chips(self, session: str | None = None) -> dict[str, int]:
         doc = self.json("table --json" + (f" --session {shlex.quote(session)}" if session else ""))

@@ -23,14 +23,16 @@ def column(header, rows, title):
 
 @pytest.fixture
 def evening(nap):
-    nap("new friday --players Ann,Ben,Cat,Dan --chip 0.05 --currency GBP --rule pool=on")
-    nap("hand 3 --by ann --made")
-    nap("hand nap --by ben --tricks 5")
-    nap("hand four --by cat --revoke dan")
-    nap("hand 3 --by dan --failed")
-    nap("amend 4 --made")
-    nap("pass")
-    nap("undo")
+    nap.start_from(
+        "new friday --players Ann,Ben,Cat,Dan --chip 0.05 --currency GBP --rule pool=on",
+        "hand 3 --by ann --made",
+        "hand nap --by ben --tricks 5",
+        "hand four --by cat --revoke dan",
+        "hand 3 --by dan --failed",
+        "amend 4 --made",
+        "pass",
+        "undo",
+    )
     return nap
 
 

@@ -30,26 +30,29 @@ def test_a_bare_command_shows_the_help_without_an_error_line(nap):
 
 
 @pytest.mark.skipif(not SCRIPT.exists(), reason="the napledger script is not installed")
-def test_one_shot_commands_complete_players_bids_sessions_and_pot_choices(nap, db_path):
+def test_the_installed_program_answers_the_shell(nap, db_path):
+    nap("new friday --players Ann,Ben,Cat")
+    line = "napledger hand nap --by "
+    run = subprocess.run(
+        [str(SCRIPT)],
+        env={
+            **os.environ,
+            "NAPLEDGER_DB": str(db_path),
+            "_NAPLEDGER_COMPLETE": "complete_bash",
+            "COMP_WORDS": line,
+            "COMP_CWORD": str(len(line.split(" ")) - 1),
+        },
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert run.stdout.split() == ["Ann", "Ben", "Cat"]
+
+
+def test_one_shot_commands_complete_players_bids_sessions_and_pot_choices(nap):
     nap("new friday --players Ann,Ben,Cat")
 
-    def complete(line: str) -> list[str]:
-        words = line.split(" ")
-        run = subprocess.run(
-            [str(SCRIPT)],
-            env={
-                **os.environ,
-                "NAPLEDGER_DB": str(db_path),
-                "_NAPLEDGER_COMPLETE": "complete_bash",
-                "COMP_WORDS": line,
-                "COMP_CWORD": str(len(words) - 1),
-            },
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        return run.stdout.split()
-
+    complete = nap.complete
     assert complete("napledger hand nap --by ") == ["Ann", "Ben", "Cat"]
     assert complete("napledger hand nap --by b") == ["ben"]  # as typed, or the shell drops it
     assert complete("napledger hand blu") == ["blucher", "bluecher"]  # what Tab keeps
@@ -59,21 +62,10 @@ def test_one_shot_commands_complete_players_bids_sessions_and_pot_choices(nap, d
     assert complete("napledger leave C") == ["Cat"]
 
 
-@pytest.mark.skipif(not SCRIPT.exists(), reason="the napledger script is not installed")
-def test_one_shot_commands_complete_the_tables_own_words(nap, db_path):
+def test_one_shot_commands_complete_the_tables_own_words(nap):
     nap("new kitchen --players Борис,Гена,Paweł --variant russian")
 
-    def complete(line: str) -> list[str]:
-        env = {
-            **os.environ,
-            "NAPLEDGER_DB": str(db_path),
-            "_NAPLEDGER_COMPLETE": "complete_bash",
-            "COMP_WORDS": line,
-            "COMP_CWORD": str(len(line.split(" ")) - 1),
-        }
-        run = subprocess.run([str(SCRIPT)], env=env, capture_output=True, text=True, check=True)
-        return run.stdout.split()
-
+    complete = nap.complete
     assert complete("napledger hand нап") == ["наполеон"]
     assert complete("napledger hand че") == ["четыре"]
     assert complete("napledger hand три --by г") == ["гена"]

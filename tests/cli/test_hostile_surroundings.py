@@ -216,15 +216,13 @@ def test_a_full_disk_is_named_with_its_folder(tmp_path):
 
 
 @pytest.mark.sqlite_only
-def test_reading_commands_work_on_a_read_only_filesystem_and_writing_ones_say_why_not(tmp_path):
+def test_reading_commands_work_on_a_read_only_filesystem_and_writing_ones_say_why_not(
+    tmp_path, nap
+):
     (tmp_path / "ro").mkdir()
     db = tmp_path / "ro" / "nap.db"
-    for argv in (["new", "x", "--players", "A,B,C"], ["hand", "3", "--by", "A", "--made"]):
-        subprocess.run(
-            [sys.executable, "-m", "napledger", "--db", str(db), *argv],
-            check=True,
-            capture_output=True,
-        )
+    nap(f"--db {db} new x --players A,B,C")
+    nap(f"--db {db} hand 3 --by A --made")
     out = tmp_path / "out.xlsx"
     result = in_namespace(
         "mount --bind ro ro && mount -o remount,bind,ro ro && "

@@ -4,6 +4,7 @@ and a session keeps its own language (docs: README, Languages)."""
 
 from __future__ import annotations
 
+import functools
 import re
 
 import pytest
@@ -29,7 +30,8 @@ def english_words(text: str, allowed: tuple[str, ...] = ()) -> list[str]:
     return [w for w in LATIN.findall(bare) if w not in KEPT]
 
 
-def vocabulary(lang: str) -> tuple[set[str], set[str]]:
+@functools.cache  # a catalog is read once a run, not once a checked message
+def vocabulary(lang: str) -> tuple[frozenset[str], frozenset[str]]:
     """The words of napledger's English messages, and those of its `lang` catalog."""
     from pathlib import Path
 
@@ -50,7 +52,7 @@ def vocabulary(lang: str) -> tuple[set[str], set[str]]:
         if m.id:
             english |= words(m.id)
             own |= words(m.string)
-    return english, own
+    return frozenset(english), frozenset(own)
 
 
 def untranslated(text: str, lang: str, allowed: tuple[str, ...] = ()) -> list[str]:

@@ -10,17 +10,19 @@ import pytest
 
 @pytest.fixture
 def evening(nap):
-    nap("new box --players Ann,Bob,Cy,Di --variant russian")
-    nap("hand three --by Ann --made")
-    nap("hand 4 --by Bob --tricks 2")
-    nap("hand napoleon --by Cy --failed")
-    nap("amend 2 --tricks 4")
-    nap("hand 3 --by Di --made --buy Di=1")
-    nap("undo")
-    nap("pass")
-    nap("close --pot Ann")
-    nap("new open --players X,Y,Z")
-    nap("hand 3 --by X --revoke Y")
+    nap.start_from(
+        "new box --players Ann,Bob,Cy,Di --variant russian",
+        "hand three --by Ann --made",
+        "hand 4 --by Bob --tricks 2",
+        "hand napoleon --by Cy --failed",
+        "amend 2 --tricks 4",
+        "hand 3 --by Di --made --buy Di=1",
+        "undo",
+        "pass",
+        "close --pot Ann",
+        "new open --players X,Y,Z",
+        "hand 3 --by X --revoke Y",
+    )
     return nap
 
 

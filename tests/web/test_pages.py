@@ -16,9 +16,11 @@ from tests.web.conftest import HOSTILE, KEY, SECRET, keeper_key
 
 @pytest.fixture
 def evening(nap):
-    nap("new fri --players Ann,Ben,Cat,Dan --chip 0.05 --currency GBP")
-    nap("hand nap --by Ann --tricks 5")
-    nap("hand 3 --by Ben --failed")
+    nap.start_from(
+        "new fri --players Ann,Ben,Cat,Dan --chip 0.05 --currency GBP",
+        "hand nap --by Ann --tricks 5",
+        "hand 3 --by Ben --failed",
+    )
     return 1
 
 

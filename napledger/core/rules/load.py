@@ -13,6 +13,7 @@ import stat
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, replace
+from functools import cache
 from typing import Any
 
 from napledger.core.errors import RuleError
@@ -68,11 +69,18 @@ TOGGLE_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
 def list_presets() -> list[str]:
+    return list(_preset_names())
+
+
+# Presets are package data: read and checked once a process, not on every deal form, every
+# `new` and every rule drawn by a property test. Rules are frozen values, safe to share.
+@cache
+def _preset_names() -> tuple[str, ...]:
     from importlib import resources  # only where presets are read: it costs every start
 
     folder = resources.files("napledger.core.rules") / "presets"
-    return sorted(
-        p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml")
+    return tuple(
+        sorted(p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml"))
     )
 
 
@@ -84,6 +92,11 @@ def load_preset(name: str) -> Rules:
                 name=name, known=known
             )
         )
+    return _preset(name)
+
+
+@cache
+def _preset(name: str) -> Rules:
     from importlib import resources
 
     text = (resources.files("napledger.core.rules") / "presets" / f"{name}.toml").read_text("utf-8")
