@@ -93,7 +93,7 @@ def evenings(draw):
     return rules, draw(st.lists(deals(rules), min_size=1, max_size=25)), draw(st.integers(0, 50))
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=250, deadline=None)
 @given(evenings())
 def test_every_deal_sums_to_zero_and_the_pot_never_goes_negative(evening):
     rules, deal_list, opening = evening
@@ -153,7 +153,7 @@ def expected_bidder_net(rules: Rules, deal: Deal) -> int:
     return bid.win * opponents if made else -(bid.lose * opponents + bid.fail_pot)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(st.data())
 def test_the_bidder_wins_or_loses_exactly_the_stake_table(data):
     rules = data.draw(rules_with_settings())
@@ -180,7 +180,7 @@ def test_the_bidder_wins_or_loses_exactly_the_stake_table(data):
         assert net[deal.revoker] == -expected_bidder_net(plain, deal)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(st.data())
 def test_a_deal_after_a_pass_pays_exactly_twice_between_players_and_the_same_to_the_pot(data):
     """pass_doubles (docs/rules.md): every stake between players twice, the pot untouched."""
