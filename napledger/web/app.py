@@ -509,11 +509,18 @@ def create_app(
         amend: Annotated[str | None, Query(max_length=20)] = None,
     ) -> Response:
         """The keeper's controls as they are now: the page swaps them in after a change
-        (the form of the deal being amended, while one is)."""
+        (the form of the deal being amended, while one is). A deal being amended that is
+        no longer there (voided elsewhere) gives the usual controls, saying so in place:
+        the page's form of it is gone, never left to be saved or voided again."""
         board = calls.board(db, session, kept=kept_for(session))
-        number = counted(amend, "the deal number")
-        fixing = calls.amending(db, session, number) if number is not None else None
-        return page(request, "controls.html", board=board, key=key, fixing=fixing)
+        fixing = gone = None
+        try:
+            number = counted(amend, "the deal number")
+            if number is not None and not board.closed:
+                fixing = calls.amending(db, session, number)
+        except NapError as error:
+            gone = one_line(error)
+        return page(request, "controls.html", board=board, key=key, fixing=fixing, gone=gone)
 
     def show(
         request: Request,
