@@ -50,7 +50,7 @@ from napledger.web.deal_form import (
 )
 from napledger.web.forms_only import FormsOnly
 from napledger.web.keys import TooManyTries, WrongKeys, derive, organiser_key, session_key
-from napledger.web.live import Hub, Revisions, Watch
+from napledger.web.live import Hub, Revisions, Rows, Watch
 from napledger.web.speech import Speaking
 
 # Starlette's own refusals, translated where shown (`http_error`).
@@ -142,17 +142,34 @@ def create_app(
             sessions = calls.sessions(db)
         except NapError:
             sessions = []
+        return with_keys(sessions, organising)
+
+    def with_keys(sessions: list[calls.SessionItem], organising: bool) -> dict[str, Any]:
         keys = {s.id: session_key(secret, s.id) for s in sessions} if organising else {}
         return {"sessions": sessions, "keys": keys}
 
+    def session_marks() -> Mapping[int, object]:
+        try:
+            return calls.session_marks(database)
+        except NapError:  # no database yet: no sessions, and the list says so
+            return {}
+
+    # The live lists' rows, one set per language (a row's game title is in it), shared by
+    # the viewers' and the organiser's lists: a change at one table redraws its row once.
+    list_rows: dict[str, Rows[calls.SessionItem]] = {}
+
     def watch_list(organising: bool, lang: str) -> Watch:
+        if lang not in list_rows:
+            list_rows[lang] = Rows(session_marks, lambda ids: calls.session_items(database, ids))
+        rows = list_rows[lang]
+
         def render() -> tuple[str, int, Revisions]:
             with words.speaking(lang):
-                html = env.get_template("sessions.html").render(**listed(database, organising))
+                context = with_keys(rows.rows(), organising)
+                html = env.get_template("sessions.html").render(**context)
             return html, 0, ()
 
-        # The list itself is its fingerprint: a few rows, one per session.
-        return Watch(lambda: tuple(listed(database, False)["sessions"]), render)
+        return Watch(rows.fingerprint, render)
 
     def watch(session: int, lang: str) -> Watch:
         if session in (SESSIONS, ORGANISERS):  # the lists follow every session
@@ -197,7 +214,7 @@ def create_app(
             # Open the reading engine now, not in two request threads at once (with no
             # database yet there is nothing to open: the list of sessions says so).
             with suppress(NapError):
-                await to_thread.run_sync(calls.sessions, database)
+                await to_thread.run_sync(calls.session_marks, database)  # no session scored
             yield
             await hub.close()
 
@@ -205,6 +222,7 @@ def create_app(
     # only describe the scorekeeper's forms to whoever asks.
     app = FastAPI(lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.database = database
+    app.state.hub = hub  # the live pages' watchers: the tests count what they draw
     if hosts is not None:
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))
     app.add_middleware(FormsOnly)  # no upload is read or spooled before the key is checked
