@@ -1,8 +1,11 @@
 """The FastAPI app: the viewers' pages, the scorekeeper's page, and their live updates.
 
 Every route turns a request into one call of `napledger.web.calls` and renders what
-comes back; the ledger's rules and messages are the CLI's own. (No postponed annotations:
-FastAPI reads the route signatures, whose dependencies are local functions.)
+comes back; the ledger's rules and messages are the CLI's own. The database (`DB`) and
+the keys are dependencies; each of the keeper's writes is a route of its own that reads
+only its own fields (the deal form's through `napledger.web.deal_form`) and is answered,
+or refused with everything tapped kept, in one place (`Write`). (No postponed
+annotations: FastAPI reads the route signatures, whose dependencies are local functions.)
 """
 
 import asyncio
