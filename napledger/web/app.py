@@ -139,14 +139,6 @@ def create_app(
     env.filters["signed"] = signed
     templates = Jinja2Templates(env=env)
 
-    def listed(db: Database, organising: bool) -> dict[str, Any]:
-        """The list of sessions as its fragment shows it (none yet: an empty list)."""
-        try:
-            sessions = calls.sessions(db)
-        except NapError:
-            sessions = []
-        return with_keys(sessions, organising)
-
     def with_keys(sessions: list[calls.SessionItem], organising: bool) -> dict[str, Any]:
         keys = {s.id: session_key(secret, s.id) for s in sessions} if organising else {}
         return {"sessions": sessions, "keys": keys}
@@ -388,13 +380,14 @@ def create_app(
         request: Request, db: DB, organising: Annotated[bool, Depends(organiser)]
     ) -> Response:
         try:
-            calls.sessions(db)
+            sessions = calls.sessions(db)  # read once: it scores every session
         except NapError as error:
             if not organising:
                 return page(request, "message.html", title=_("No sessions yet"), message=str(error))
+            sessions = []
         # No database yet: the organiser can start the first session. The organiser's list
         # links each session's scorekeeper page, with its own key.
-        context = listed(db, organising)
+        context = with_keys(sessions, organising)
         if organising:
             context["key"] = organiser_key(secret)  # marks the page not to be cached
         return page(request, "index.html", **context)

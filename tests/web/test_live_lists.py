@@ -84,3 +84,11 @@ def test_one_deal_redraws_its_own_row_once_for_every_open_list(nap, monkeypatch,
 
     with TestClient(app):  # the server's lifespan: its database opened and closed
         asyncio.run(scenario())
+
+
+def test_the_page_of_sessions_reads_them_once(client, nap, monkeypatch):
+    nap("new fri --players Ann,Ben,Cat")
+    every: list[Any] = []
+    monkeypatch.setattr(calls, "sessions", counted(every, calls.sessions))
+    assert ">fri</a>" in client.get("/").text
+    assert len(every) == 1  # it scores every session: once a page, not twice
