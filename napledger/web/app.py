@@ -43,13 +43,17 @@ from napledger.web import calls
 from napledger.web.chart import running_chart
 from napledger.web.deal_form import (
     Count,
+    Deal,
     DealExtras,
     DealForm,
+    Extras,
     Name,
     blank,
     counted,
     deal_number,
+    next_number,
     shown_number,
+    version,
 )
 from napledger.web.forms_only import FormsOnly
 from napledger.web.keys import TooManyTries, WrongKeys, derive, organiser_key, session_key
@@ -709,24 +713,19 @@ def create_app(
     # refuses a write drawn against an older board, and answers a repeat as the first.
 
     @app.post("/s/{session}/hand", response_class=HTMLResponse)
-    def hand(
-        write: Writing, deal: Annotated[DealForm, Depends()], next_deal: Count = None
-    ) -> Response:
+    def hand(write: Writing, deal: Deal, next_deal: Count = None) -> Response:
         def record() -> str:
             options = deal.options()
             if options.bid is None:
                 raise DealError(_("choose a bid (or tap Pass for a passed-out deal)"), "bid")
-            expected = counted(next_deal, "the next deal's number")
-            return calls.record(write.db, write.session, options, expected)
+            return calls.record(write.db, write.session, options, next_number(next_deal))
 
         return write.done(record, deal)
 
     @app.post("/s/{session}/pass", response_class=HTMLResponse)
-    def pass_deal(
-        write: Writing, extras: Annotated[DealExtras, Depends()], next_deal: Count = None
-    ) -> Response:
+    def pass_deal(write: Writing, extras: Extras, next_deal: Count = None) -> Response:
         def record() -> str:
-            expected = counted(next_deal, "the next deal's number")
+            expected = next_number(next_deal)
             return calls.pass_deal(write.db, write.session, extras.options(), expected)
 
         return write.done(record, extras)
@@ -734,7 +733,7 @@ def create_app(
     @app.post("/s/{session}/amend", response_class=HTMLResponse)
     def amend(
         write: Writing,
-        deal: Annotated[DealForm, Depends()],
+        deal: Deal,
         number: Count = None,
         revision: Count = None,
         next_deal: Count = None,
@@ -750,8 +749,8 @@ def create_app(
                 write.session,
                 deal_number(number),
                 deal.options(whole_form),
-                counted(revision, "the deal's version"),
-                counted(next_deal, "the next deal's number"),
+                version(revision),
+                next_number(next_deal),
             )
 
         # A picked deal's refused correction comes back as that deal's form.
@@ -761,8 +760,7 @@ def create_app(
     def void(write: Writing, number: Count = None, revision: Count = None) -> Response:
         # The deal picked, at the version its form showed; refused, its form as it is now.
         def act() -> str:
-            version = counted(revision, "the deal's version")
-            return calls.void(write.db, write.session, deal_number(number), version)
+            return calls.void(write.db, write.session, deal_number(number), version(revision))
 
         return write.done(act, fixing=shown_number(number))
 
@@ -770,11 +768,8 @@ def create_app(
     def undo(write: Writing, number: Count = None, revision: Count = None) -> Response:
         # The deal the button named, not whatever is last by now.
         def act() -> str:
-            named, version = (
-                counted(number, "the deal number"),
-                counted(revision, "the deal's version"),
-            )
-            return calls.undo(write.db, write.session, named, version)
+            named = counted(number, "the deal number")
+            return calls.undo(write.db, write.session, named, version(revision))
 
         return write.done(act)
 

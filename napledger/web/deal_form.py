@@ -62,12 +62,15 @@ class DealExtras:
         }
 
 
+Extras = Annotated[DealExtras, Depends()]
+
+
 class DealForm:
     """A whole deal: its bid, bidder, result or tricks, revoke, and the extras."""
 
     def __init__(
         self,
-        extras: Annotated[DealExtras, Depends()],
+        extras: Extras,
         bid: Annotated[str | None, Form(max_length=100)] = None,
         by: Name = None,
         result: Count = None,
@@ -129,6 +132,16 @@ def counted(value: str | None, what: str) -> int | None:
     return whole(value, what) if value is not None and value.strip() else None
 
 
+def next_number(value: str | None) -> int | None:
+    """The number the page said the new deal takes."""
+    return counted(value, "the next deal's number")
+
+
+def version(value: str | None) -> int | None:
+    """The version of the deal the page showed (2 for 5.2)."""
+    return counted(value, "the deal's version")
+
+
 def deal_number(value: str | None) -> int:
     """The deal a correction or a void acts on: it must be named (refused in the CLI's
     words when it is not)."""
@@ -148,3 +161,6 @@ def shown_number(value: str | None) -> int | None:
 def blank(value: str | None) -> str | None:
     """An empty field is a field not given, as an option not typed."""
     return value if value is not None and value.strip() else None
+
+
+Deal = Annotated[DealForm, Depends()]
