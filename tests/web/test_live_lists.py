@@ -80,6 +80,12 @@ def test_one_deal_redraws_its_own_row_once_for_every_open_list(nap, monkeypatch,
             assert len(renders) == 2  # each list drawn once
             assert all('data-hands="1"' in w.snapshot.html for w in lists)
             assert "key=" in organiser.snapshot.html and "key=" not in viewers.snapshot.html
+            # Another session made current (`use`, in a terminal): the two rows it marks.
+            await to_thread.run_sync(nap, "use thu")
+            for watch in lists:
+                await watch.refresh()
+            assert [sorted(ids) for _, ids in scored][2:] == [[1, 3]]
+            assert len(renders) == 4
         assert every == []  # no live list ever scored every session
 
     with TestClient(app):  # the server's lifespan: its database opened and closed
