@@ -222,6 +222,13 @@ class Transaction:
     def current_id(self) -> int | None:
         return self.book.current_id()
 
+    def last_changes(self) -> dict[int, tuple[object, ...]]:
+        """Every session's `last_change`, by id (a closed one's: when it closed): what
+        the live list of sessions checks when it hears of a change."""
+        from napledger.store.watch import fingerprints
+
+        return fingerprints(self.book.db)
+
     def new_session(
         self,
         name: str,

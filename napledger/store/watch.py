@@ -4,7 +4,8 @@
 `hand`, `play`, another table on the club's database, the server itself), without reading
 any session: SQLite's data version, PostgreSQL's LISTEN/NOTIFY. Then `fingerprint`, plain
 aggregate queries over indexed columns, says whether a watched session is among the
-changed, and `recorded_since` which deals arrived.
+changed (`fingerprints`: every session's, for the list of sessions), and
+`recorded_since` which deals arrived.
 """
 
 from __future__ import annotations
@@ -51,6 +52,18 @@ def fingerprint(db: Session, session_id: int) -> tuple[object, ...]:
     roster = db.execute(select(func.max(R.id)).where(R.session_id == session_id)).scalar()
     closed = db.execute(select(S.closed_at).where(S.id == session_id)).scalar()
     return (last or 0, voided, replaced, roster or 0, str(closed))
+
+
+def fingerprints(db: Session) -> dict[int, tuple[object, ...]]:
+    """Every session's fingerprint, for the list of sessions: an open session's is its
+    board's (`fingerprint`); a closed one's is when it closed, since nothing but `reopen`
+    changes a closed session. So the cost follows tonight's open tables, not the years
+    of closed ones on a club's database."""
+    rows = db.execute(select(S.id, S.closed_at).order_by(S.id)).all()
+    return {
+        session_id: ("closed", str(closed)) if closed else fingerprint(db, session_id)
+        for session_id, closed in rows
+    }
 
 
 def recorded_since(db: Session, session_id: int, after_id: int) -> list[tuple[int, str]]:

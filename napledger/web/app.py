@@ -1,8 +1,11 @@
 """The FastAPI app: the viewers' pages, the scorekeeper's page, and their live updates.
 
 Every route turns a request into one call of `napledger.web.calls` and renders what
-comes back; the ledger's rules and messages are the CLI's own. (No postponed annotations:
-FastAPI reads the route signatures, whose dependencies are local functions.)
+comes back; the ledger's rules and messages are the CLI's own. The database (`DB`) and
+the keys are dependencies; each of the keeper's writes is a route of its own that reads
+only its own fields (the deal form's through `napledger.web.deal_form`) and is answered,
+or refused with everything tapped kept, in one place (`Write`). (No postponed
+annotations: FastAPI reads the route signatures, whose dependencies are local functions.)
 """
 
 import asyncio
@@ -10,7 +13,7 @@ import hashlib
 import hmac
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager, suppress
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from importlib.resources import files
 from typing import Annotated, Any
@@ -30,8 +33,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from napledger.core import words
 from napledger.core.errors import DealError, NapError
-from napledger.core.numbers import signed, whole
-from napledger.core.options import DealOptions
+from napledger.core.numbers import signed
 from napledger.core.rules import Rules
 from napledger.core.words import N_, _
 from napledger.store.api import Database
@@ -39,9 +41,23 @@ from napledger.store.kept import KeptHistory
 from napledger.store.watch import changes
 from napledger.web import calls
 from napledger.web.chart import running_chart
+from napledger.web.deal_form import (
+    Count,
+    Deal,
+    DealExtras,
+    DealForm,
+    Extras,
+    Name,
+    blank,
+    counted,
+    deal_number,
+    next_number,
+    shown_number,
+    version,
+)
 from napledger.web.forms_only import FormsOnly
 from napledger.web.keys import TooManyTries, WrongKeys, derive, organiser_key, session_key
-from napledger.web.live import Hub, Revisions, Watch
+from napledger.web.live import Hub, Revisions, Rows, Watch
 from napledger.web.speech import Speaking
 
 # Starlette's own refusals, translated where shown (`http_error`).
@@ -61,7 +77,6 @@ HEADERS = [
     (b"referrer-policy", b"same-origin"),  # the keeper's link holds the secret: never sent away
     (b"x-frame-options", b"DENY"),
 ]
-ACTIONS = ("hand", "pass", "undo", "amend", "void", "join", "leave")
 
 
 class SecurityHeaders:
@@ -88,6 +103,15 @@ SESSIONS, ORGANISERS = 0, -1
 
 # The largest id a database holds; a bigger one in a request is nonsense, not a crash.
 MAX_ID = 2**63 - 1
+
+
+def opened(request: Request) -> Database:
+    """The server's one database, opened at start: what every route reads and writes."""
+    database: Database = request.app.state.database
+    return database
+
+
+DB = Annotated[Database, Depends(opened)]
 
 
 def create_app(
@@ -119,23 +143,32 @@ def create_app(
     env.filters["signed"] = signed
     templates = Jinja2Templates(env=env)
 
-    def listed(organising: bool) -> dict[str, Any]:
-        """The list of sessions as its fragment shows it (none yet: an empty list)."""
-        try:
-            sessions = calls.sessions(database)
-        except NapError:
-            sessions = []
+    def with_keys(sessions: list[calls.SessionItem], organising: bool) -> dict[str, Any]:
         keys = {s.id: session_key(secret, s.id) for s in sessions} if organising else {}
         return {"sessions": sessions, "keys": keys}
 
+    def session_marks() -> Mapping[int, object]:
+        try:
+            return calls.session_marks(database)
+        except NapError:  # no database yet: no sessions, and the list says so
+            return {}
+
+    # The live lists' rows, one set per language (a row's game title is in it), shared by
+    # the viewers' and the organiser's lists: a change at one table redraws its row once.
+    list_rows: dict[str, Rows[calls.SessionItem]] = {}
+
     def watch_list(organising: bool, lang: str) -> Watch:
+        if lang not in list_rows:
+            list_rows[lang] = Rows(session_marks, lambda ids: calls.session_items(database, ids))
+        rows = list_rows[lang]
+
         def render() -> tuple[str, int, Revisions]:
             with words.speaking(lang):
-                html = env.get_template("sessions.html").render(**listed(organising))
+                context = with_keys(rows.rows(), organising)
+                html = env.get_template("sessions.html").render(**context)
             return html, 0, ()
 
-        # The list itself is its fingerprint: a few rows, one per session.
-        return Watch(lambda: tuple(listed(False)["sessions"]), render)
+        return Watch(rows.fingerprint, render)
 
     def watch(session: int, lang: str) -> Watch:
         if session in (SESSIONS, ORGANISERS):  # the lists follow every session
@@ -180,11 +213,15 @@ def create_app(
             # Open the reading engine now, not in two request threads at once (with no
             # database yet there is nothing to open: the list of sessions says so).
             with suppress(NapError):
-                await to_thread.run_sync(calls.sessions, database)
+                await to_thread.run_sync(calls.session_marks, database)  # no session scored
             yield
             await hub.close()
 
+    # No /docs, /redoc or /openapi.json: the pages are the interface, and a schema would
+    # only describe the scorekeeper's forms to whoever asks.
     app = FastAPI(lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
+    app.state.database = database
+    app.state.hub = hub  # the live pages' watchers: the tests count what they draw
     if hosts is not None:
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))
     app.add_middleware(FormsOnly)  # no upload is read or spooled before the key is checked
@@ -229,11 +266,14 @@ def create_app(
     async def keeper_write(
         request: Request, session: int, key: Annotated[str, Form(max_length=200)] = ""
     ) -> str:
+        """Every write's check: from this server's page, with the session's own key."""
         # The origin first: another site's post is refused whatever key it carries.
         refuse_cross_site(request)
         refusal = N_("only the scorekeeper's link can change the ledger")
         await check_key(request, key, session_key(secret, session), refusal)
         return key
+
+    Keeper = Annotated[str, Depends(keeper_write)]
 
     # Signs the success line a write redirects with: from the server's secret, so the
     # line survives a restart with the same secret, and no link can carry other text.
@@ -340,15 +380,18 @@ def create_app(
         return JSONResponse(document, media_type="application/manifest+json", headers=headers)
 
     @app.get("/", response_class=HTMLResponse)
-    def index(request: Request, organising: Annotated[bool, Depends(organiser)]) -> Response:
+    def index(
+        request: Request, db: DB, organising: Annotated[bool, Depends(organiser)]
+    ) -> Response:
         try:
-            calls.sessions(database)
+            sessions = calls.sessions(db)  # read once: it scores every session
         except NapError as error:
             if not organising:
                 return page(request, "message.html", title=_("No sessions yet"), message=str(error))
+            sessions = []
         # No database yet: the organiser can start the first session. The organiser's list
         # links each session's scorekeeper page, with its own key.
-        context = listed(organising)
+        context = with_keys(sessions, organising)
         if organising:
             context["key"] = organiser_key(secret)  # marks the page not to be cached
         return page(request, "index.html", **context)
@@ -362,13 +405,15 @@ def create_app(
     @app.get("/new", response_class=HTMLResponse)
     def new_form(
         request: Request,
+        db: DB,
         key: Annotated[str, Depends(organiser_only)],
         game: Annotated[str, Query(max_length=40)] = "classic",
     ) -> Response:
-        return starting(request, key, game)
+        return starting(request, db, key, game)
 
     def starting(
         request: Request,
+        db: Database,
         key: str,
         game: str,
         typed: Mapping[str, str] | None = None,
@@ -378,7 +423,7 @@ def create_app(
         games = calls.games(house)
         chosen = next((g for g in games if g.name == game), games[0])
         try:
-            closed = [s for s in calls.sessions(database) if s.closed]
+            closed = [s for s in calls.sessions(db) if s.closed]
         except NapError:  # no database yet: nothing to carry a pot from
             closed = []
         return page(
@@ -394,7 +439,7 @@ def create_app(
         )
 
     @app.post("/new", response_class=HTMLResponse)
-    async def new_session(request: Request) -> Response:
+    async def new_session(request: Request, db: DB) -> Response:
         refuse_cross_site(request)
         form = await request.form()
         typed = {k: v for k, v in form.items() if isinstance(v, str)}
@@ -407,7 +452,7 @@ def create_app(
         try:
             done = await to_thread.run_sync(
                 lambda: calls.new_session(
-                    database,
+                    db,
                     name=typed.get("name", ""),
                     game=game,
                     players=typed.get("players", ""),
@@ -421,7 +466,7 @@ def create_app(
             )
         except NapError as error:
             line = one_line(error)
-            return await to_thread.run_sync(lambda: starting(request, key, game, typed, line))
+            return await to_thread.run_sync(lambda: starting(request, db, key, game, typed, line))
         hub.written(done.id)  # the open lists of sessions show the new table now
         base = str(request.base_url).rstrip("/")
         viewers = f"{base}/s/{done.id}"
@@ -435,18 +480,19 @@ def create_app(
         )
 
     @app.get("/s/{session}/json")
-    def as_json(session: int) -> Response:
+    def as_json(session: int, db: DB) -> Response:
         """What the page shows, as data: the documents the command line prints with --json."""
-        return JSONResponse(calls.documents(database, session))
+        return JSONResponse(calls.documents(db, session))
 
     @app.get("/s/{session}", response_class=HTMLResponse)
-    def viewer(request: Request, session: int) -> Response:
-        return show(request, session)
+    def viewer(request: Request, session: int, db: DB) -> Response:
+        return show(request, db, session)
 
     @app.get("/s/{session}/keep", response_class=HTMLResponse)
     def keeper(
         request: Request,
         session: int,
+        db: DB,
         key: Annotated[str, Depends(keeper_page)],
         said: Annotated[str | None, Query(max_length=300)] = None,
         sig: Annotated[str | None, Query(max_length=100)] = None,
@@ -456,13 +502,13 @@ def create_app(
         try:
             fixing = counted(amend, "the deal number")
         except NapError as error:
-            return show(request, session, 400, key=key, error=one_line(error))
-        return show(request, session, key=key, said=said, fixing=fixing)
+            return show(request, db, session, 400, key=key, error=one_line(error))
+        return show(request, db, session, key=key, said=said, fixing=fixing)
 
     @app.get("/s/{session}/workbook")
-    def download(session: int, _key: Annotated[str, Depends(keeper_page)]) -> Response:
+    def download(session: int, db: DB, _key: Annotated[str, Depends(keeper_page)]) -> Response:
         """The session's workbook, the very file `export` writes, for the keeper's phone."""
-        name, content = calls.workbook(database, session)
+        name, content = calls.workbook(db, session)
         return Response(
             content,
             media_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
@@ -476,18 +522,27 @@ def create_app(
     def keeper_controls(
         request: Request,
         session: int,
+        db: DB,
         key: Annotated[str, Depends(keeper_page)],
         amend: Annotated[str | None, Query(max_length=20)] = None,
     ) -> Response:
         """The keeper's controls as they are now: the page swaps them in after a change
-        (the form of the deal being amended, while one is)."""
-        board = calls.board(database, session, kept=kept_for(session))
-        number = counted(amend, "the deal number")
-        fixing = calls.amending(database, session, number) if number is not None else None
-        return page(request, "controls.html", board=board, key=key, fixing=fixing)
+        (the form of the deal being amended, while one is). A deal being amended that is
+        no longer there (voided elsewhere) gives the usual controls, saying so in place:
+        the page's form of it is gone, never left to be saved or voided again."""
+        board = calls.board(db, session, kept=kept_for(session))
+        fixing = gone = None
+        try:
+            number = counted(amend, "the deal number")
+            if number is not None and not board.closed:
+                fixing = calls.amending(db, session, number)
+        except NapError as error:
+            gone = one_line(error)
+        return page(request, "controls.html", board=board, key=key, fixing=fixing, gone=gone)
 
     def show(
         request: Request,
+        db: Database,
         session: int,
         status: int = 200,
         key: str | None = None,
@@ -498,11 +553,11 @@ def create_app(
     ) -> Response:
         """The session's page; after a refused deal, `typed` keeps what was tapped; with
         `fixing`, the keeper's form is that deal's, to amend or void it."""
-        board = calls.board(database, session, kept=kept_for(session))
+        board = calls.board(db, session, kept=kept_for(session))
         amending = None
         if fixing is not None and key is not None and not board.closed:
             try:
-                amending = calls.amending(database, session, fixing)
+                amending = calls.amending(db, session, fixing)
             except NapError as refused:  # no such deal, or voided: said beside the form
                 error = error or one_line(refused)
         return page(
@@ -531,11 +586,11 @@ def create_app(
                 yield ServerSentEvent(data={"deals": [], "html": watch.snapshot.html})
                 await waiting.wait()
 
-    async def existing(session: int) -> int:
+    async def existing(session: int, db: DB) -> int:
         """The id of a session that exists, checked before a stream starts (then it is too
         late to 404). The id found, not the number typed: a session may be *named* `-1` or
         `0`, and those numbers are the lists' own streams (the organiser's with every key)."""
-        return await to_thread.run_sync(calls.session_id, database, str(session))
+        return await to_thread.run_sync(calls.session_id, db, str(session))
 
     @app.get("/s/{session}/events", response_class=EventSourceResponse)
     async def events(
@@ -576,192 +631,158 @@ def create_app(
                 )
                 await waiting.wait()
 
+    @dataclass(frozen=True)
+    class Write:
+        """One write of the keeper's to one session, its key checked (`keeper_write`):
+        the database it goes to, and its answer, made in one place (`done`)."""
+
+        request: Request
+        session: int
+        key: Keeper
+        db: DB
+
+        def done(
+            self,
+            act: Callable[[], str],
+            form: DealForm | DealExtras | None = None,
+            fixing: int | None = None,
+        ) -> Response:
+            """Back to the keeper's page with what `act` said, or its refusal on the page
+            drawn again (`form`: what was tapped; `fixing`: the deal whose form comes back)."""
+            try:
+                said = act()
+                hub.written(self.session)  # its pages follow now, not when the change is heard
+            except NapError as error:
+                return self.refused(error, form, fixing)
+            return told(self.session, self.key, said)
+
+        def refused(
+            self,
+            error: NapError,
+            form: DealForm | DealExtras | None = None,
+            fixing: int | None = None,
+        ) -> Response:
+            """The page as it is now, the reason above the form and beside the field it is
+            about (where the core names one), everything tapped still tapped: the keeper
+            corrects one thing, not all."""
+            line = one_line(error)
+            typed: dict[str, Any] = {}
+            if form is not None:
+                field = getattr(error, "field", None)
+                typed = form.tapped() | {"refused": {"field": field, "why": line}}
+            try:
+                return show(
+                    self.request,
+                    self.db,
+                    self.session,
+                    400,
+                    key=self.key,
+                    error=line,
+                    typed=typed,
+                    fixing=fixing,
+                )
+            except NapError:  # the board cannot be read either (the file has gone)
+                return page(self.request, "message.html", 400, title=_("Not saved"), message=line)
+
+    Writing = Annotated[Write, Depends()]
+    Pot = Annotated[str, Form(max_length=200)]
+
     # Ending a session: asked first, as `close` asks in a terminal, then done only if the
     # pot and its shares are still what the keeper agreed to.
     @app.post("/s/{session}/closing", response_class=HTMLResponse)
-    def closing(
-        request: Request,
-        session: int,
-        key: Annotated[str, Depends(keeper_write)],
-        pot: Annotated[str, Form(max_length=200)] = "split",
-    ) -> Response:
+    def closing(write: Writing, pot: Pot = "split") -> Response:
         try:
-            asked = calls.close_plan(database, session, pot)
+            asked = calls.close_plan(write.db, write.session, pot)
         except NapError as error:
-            return show(request, session, 400, key=key, error=one_line(error))
-        board = calls.board(database, session, kept=kept_for(session))
-        return page(request, "close.html", key=key, board=board, asked=asked)
+            return write.refused(error)
+        board = calls.board(write.db, write.session, kept=kept_for(write.session))
+        return page(write.request, "close.html", key=write.key, board=board, asked=asked)
 
     @app.post("/s/{session}/close", response_class=HTMLResponse)
     def close(
-        request: Request,
-        session: int,
-        key: Annotated[str, Depends(keeper_write)],
-        pot: Annotated[str, Form(max_length=200)] = "split",
-        seen: Annotated[str, Form(max_length=100)] = "",
+        write: Writing, pot: Pot = "split", seen: Annotated[str, Form(max_length=100)] = ""
     ) -> Response:
-        return done(request, session, key, lambda: calls.close(database, session, pot, seen))
+        return write.done(lambda: calls.close(write.db, write.session, pot, seen))
 
     @app.post("/s/{session}/reopen", response_class=HTMLResponse)
-    def reopen(
-        request: Request, session: int, key: Annotated[str, Depends(keeper_write)]
-    ) -> Response:
-        return done(request, session, key, lambda: calls.reopen(database, session))
+    def reopen(write: Writing) -> Response:
+        return write.done(lambda: calls.reopen(write.db, write.session))
 
-    def done(request: Request, session: int, key: str, act: Callable[[], str]) -> Response:
-        """The keeper's page after `act`, with what it said, or its refusal beside the form."""
-        try:
-            said = act()
-            hub.written(session)  # its pages follow now, not when the change is heard
-        except NapError as error:
-            return show(request, session, 400, key=key, error=one_line(error))
-        return told(session, key, said)
+    # The keeper's deals and seats, one route each, each reading only its own fields.
+    # Every form says what the page showed (`next_deal`, `number`, `revision`): the API
+    # refuses a write drawn against an older board, and answers a repeat as the first.
 
-    @app.post("/s/{session}/{action}", response_class=HTMLResponse)
-    def write(
-        request: Request,
-        session: int,
-        action: str,
-        key: Annotated[str, Depends(keeper_write)],
-        bid: Annotated[str | None, Form(max_length=100)] = None,
-        by: Annotated[str | None, Form(max_length=200)] = None,
-        result: Annotated[str | None, Form(max_length=20)] = None,
-        tricks: Annotated[str | None, Form(max_length=20)] = None,
-        revoke: Annotated[str | None, Form(max_length=200)] = None,
-        peep: Annotated[list[str] | None, Form(max_length=200)] = None,
-        buyer: Annotated[list[str] | None, Form(max_length=200)] = None,
-        buy: Annotated[list[str] | None, Form(max_length=20)] = None,
-        bidder_bought: Annotated[str | None, Form(max_length=20)] = None,
-        full: Annotated[str | None, Form(max_length=1)] = None,  # the amend form, whole
-        note: Annotated[str | None, Form(max_length=300)] = None,
-        number: Annotated[str | None, Form(max_length=20)] = None,
-        revision: Annotated[str | None, Form(max_length=20)] = None,
-        next_deal: Annotated[str | None, Form(max_length=20)] = None,
-        player: Annotated[str | None, Form(max_length=200)] = None,
-        after: Annotated[str | None, Form(max_length=200)] = None,
-    ) -> Response:
-        if action not in ACTIONS:
-            raise HTTPException(404, _("no such action: {action}").format(action=action))
-        # The form in the CLI's own terms: what `hand BID --by … --peep … --buy P=N` takes.
-        options = DealOptions(
-            bid=blank(bid),
-            by=blank(by),
-            made=result == "made",
-            failed=result == "failed",
-            revoke=blank(revoke),
-            peeps=tuple(peep) if peep else None,  # none ticked: as if --peep was not typed
-            note=blank(note),
-        )
-        # A correction's whole form (a deal picked to amend): what is not ticked is not
-        # there, as `amend N --no-peeps --no-buys --note ""` would say.
-        amending_all = action == "amend" and full == "1"
-        fixing: int | None = None  # the deal whose form comes back after a refusal
-        try:
-            given = numbers(tricks, buyer, buy, blank(by), bidder_bought)
-            options = replace(options, **given)
-            if amending_all:
-                options = replace(
-                    options, no_peeps=not peep, no_buys="buys" not in given, note=note or ""
-                )
-            shown = Shown(
-                counted(next_deal, "the next deal's number"),
-                counted(number, "the deal number"),
-                counted(revision, "the deal's version"),
-            )
-            fixing = shown.number if amending_all else None
-            said = do(action, session, options, shown, player, blank(after))
-            hub.written(session)  # its pages follow now, not when the change is heard
-        except NapError as error:
-            line = one_line(error)
-            # Everything tapped stays tapped: the keeper corrects one thing, not all.
-            typed: dict[str, Any] = {"bid": bid, "by": by, "result": result, "tricks": tricks}
-            typed |= {"revoke": revoke, "peep": peep or [], "note": note or ""}
-            typed["buys"] = dict(zip(buyer or (), buy or (), strict=False))
-            typed["bidder_bought"] = bidder_bought or ""
-            # Said beside the field it is about, where the core names one.
-            typed["refused"] = {"field": getattr(error, "field", None), "why": line}
-            try:
-                return show(request, session, 400, key=key, error=line, typed=typed, fixing=fixing)
-            except NapError:  # the board cannot be read either (the file has gone)
-                return page(request, "message.html", 400, title=_("Not saved"), message=line)
-        return told(session, key, said)
-
-    def do(
-        action: str,
-        session: int,
-        options: DealOptions,
-        shown: "Shown",
-        player: str | None,
-        after: str | None,
-    ) -> str:
-        if action == "hand":
+    @app.post("/s/{session}/hand", response_class=HTMLResponse)
+    def hand(write: Writing, deal: Deal, next_deal: Count = None) -> Response:
+        def record() -> str:
+            options = deal.options()
             if options.bid is None:
                 raise DealError(_("choose a bid (or tap Pass for a passed-out deal)"), "bid")
-            return calls.record(database, session, options, shown.next_deal)
-        if action == "pass":
-            return calls.pass_deal(database, session, options, shown.next_deal)
-        if action == "void":
-            # The deal picked, at the version its form showed.
-            number = shown.number if shown.number is not None else whole("", _("the deal number"))
-            return calls.void(database, session, number, shown.revision)
-        if action == "undo":
-            # The deal the button named, not whatever is last by now.
-            return calls.undo(database, session, shown.number, shown.revision)
-        if action == "amend":
-            # The deal the scorekeeper saw as the last one, at the version seen, with no
-            # deal recorded since: not whatever is last by now.
-            # No number: whole() refuses it in the CLI's words.
-            number = shown.number if shown.number is not None else whole("", _("the deal number"))
-            return calls.amend(database, session, number, options, shown.revision, shown.next_deal)
-        player = player or ""  # no name: the API says a name cannot be empty
-        if action == "join":
-            return calls.join(database, session, player, after)
-        return calls.leave(database, session, player)
+            return calls.record(write.db, write.session, options, next_number(next_deal))
+
+        return write.done(record, deal)
+
+    @app.post("/s/{session}/pass", response_class=HTMLResponse)
+    def pass_deal(write: Writing, extras: Extras, next_deal: Count = None) -> Response:
+        def record() -> str:
+            expected = next_number(next_deal)
+            return calls.pass_deal(write.db, write.session, extras.options(), expected)
+
+        return write.done(record, extras)
+
+    @app.post("/s/{session}/amend", response_class=HTMLResponse)
+    def amend(
+        write: Writing,
+        deal: Deal,
+        number: Count = None,
+        revision: Count = None,
+        next_deal: Count = None,
+        full: Annotated[str | None, Form(max_length=1)] = None,  # the amend form, whole
+    ) -> Response:
+        # The deal the keeper saw (picked, or the last one), at the version seen, and with
+        # no deal recorded since: not whatever is last by now.
+        whole_form = full == "1"
+
+        def correct() -> str:
+            return calls.amend(
+                write.db,
+                write.session,
+                deal_number(number),
+                deal.options(whole_form),
+                version(revision),
+                next_number(next_deal),
+            )
+
+        # A picked deal's refused correction comes back as that deal's form.
+        return write.done(correct, deal, shown_number(number) if whole_form else None)
+
+    @app.post("/s/{session}/void", response_class=HTMLResponse)
+    def void(write: Writing, number: Count = None, revision: Count = None) -> Response:
+        # The deal picked, at the version its form showed; refused, its form as it is now.
+        def act() -> str:
+            return calls.void(write.db, write.session, deal_number(number), version(revision))
+
+        return write.done(act, fixing=shown_number(number))
+
+    @app.post("/s/{session}/undo", response_class=HTMLResponse)
+    def undo(write: Writing, number: Count = None, revision: Count = None) -> Response:
+        # The deal the button named, not whatever is last by now.
+        def act() -> str:
+            named = counted(number, "the deal number")
+            return calls.undo(write.db, write.session, named, version(revision))
+
+        return write.done(act)
+
+    @app.post("/s/{session}/join", response_class=HTMLResponse)
+    def join(write: Writing, player: Name = None, after: Name = None) -> Response:
+        # No name: the API says a name cannot be empty.
+        return write.done(lambda: calls.join(write.db, write.session, player or "", blank(after)))
+
+    @app.post("/s/{session}/leave", response_class=HTMLResponse)
+    def leave(write: Writing, player: Name = None) -> Response:
+        return write.done(lambda: calls.leave(write.db, write.session, player or ""))
 
     return app
-
-
-@dataclass(frozen=True)
-class Shown:
-    """What the keeper's page showed when the form was drawn: what the write expects."""
-
-    next_deal: int | None  # the number the new deal takes
-    number: int | None  # the last deal, that amend and undo act on
-    revision: int | None  # its version
-
-
-def counted(value: str | None, what: str) -> int | None:
-    """A number the page posted itself; blank: not given (a hand-made form, an old page)."""
-    return whole(value, what) if value is not None and value.strip() else None
-
-
-def numbers(
-    tricks: str | None,
-    buyers: list[str] | None,
-    counts: list[str] | None,
-    bidder: str | None = None,
-    bidder_bought: str | None = None,
-) -> dict[str, Any]:
-    """The form's counts, read as the CLI reads --tricks and --buy, named in the page's words.
-
-    A box left empty is a count not given; any number typed is the core's to judge. Where
-    only the bidder buys, the form has one box, the bidder's: `bidder_bought`.
-    """
-    given: dict[str, Any] = {}
-    if tricks is not None and tricks.strip():
-        given["tricks"] = whole(tricks, _("tricks taken"))
-    bought = tuple(
-        f"{who}={whole(count, _('cards bought by {player}').format(player=who))}"
-        for who, count in zip(buyers or (), counts or (), strict=False)
-        if count.strip()
-    )
-    if bidder_bought is not None and bidder_bought.strip():
-        if bidder is None:
-            raise DealError(_("say who bid"), "by")  # the bidder's purchase needs the bidder
-        bought += (f"{bidder}={whole(bidder_bought, _('cards bought by the bidder'))}",)
-    if bought:
-        given["buys"] = bought
-    return given
 
 
 def one_line(error: NapError) -> str:
@@ -774,8 +795,3 @@ def qr(link: str) -> str:
     import segno
 
     return str(segno.make(link, error="m").svg_data_uri(scale=4, border=2))
-
-
-def blank(value: str | None) -> str | None:
-    """An empty field is a field not given, as an option not typed."""
-    return value if value is not None and value.strip() else None

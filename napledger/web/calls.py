@@ -8,7 +8,7 @@ the templates.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from itertools import islice
@@ -28,7 +28,7 @@ from napledger.store.messages import recorded
 if TYPE_CHECKING:
     from napledger.core.rules import Rules
     from napledger.store.kept import KeptHistory
-    from napledger.store.views import History
+    from napledger.store.views import History, Scoreboard
 
 T = TypeVar("T")
 # The most points of each player's line in the chart: one per 3 pixels of a phone's width.
@@ -166,18 +166,34 @@ def sessions(database: Database) -> list[SessionItem]:
     with database.read() as ledger:
         boards = ledger.sessions()
         current = ledger.current_id()
-    return [
-        SessionItem(
-            id=t.session.id,
-            name=t.session.name,
-            title=rule_text(t.rules.title),
-            hands=t.hands,
-            closed=t.session.closed,
-            current=t.session.id == current,
-            next_dealer=t.next_dealer,
-        )
-        for t in reversed(boards)
-    ]
+    return [session_item(t, current) for t in reversed(boards)]
+
+
+def session_item(t: Scoreboard, current: int | None) -> SessionItem:
+    return SessionItem(
+        id=t.session.id,
+        name=t.session.name,
+        title=rule_text(t.rules.title),
+        hands=t.hands,
+        closed=t.session.closed,
+        current=t.session.id == current,
+        next_dealer=t.next_dealer,
+    )
+
+
+def session_marks(database: Database) -> dict[int, tuple[object, ...]]:
+    """What the list of sessions shows of each session changes only when its mark does:
+    the session's `last_change`, and whether it is the current one (no session scored)."""
+    with database.read() as ledger:
+        current = ledger.current_id()
+        return {sid: (mark, sid == current) for sid, mark in ledger.last_changes().items()}
+
+
+def session_items(database: Database, ids: Iterable[int]) -> dict[int, SessionItem]:
+    """The list's rows of the sessions `ids` only, each scored on its own."""
+    with database.read() as ledger:
+        current = ledger.current_id()
+        return {sid: session_item(ledger.session(str(sid)).scoreboard(), current) for sid in ids}
 
 
 def session_id(database: Database, ref: str | None) -> int:

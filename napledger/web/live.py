@@ -16,9 +16,9 @@ import asyncio
 import contextlib
 import threading
 from bisect import bisect_right
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from anyio import to_thread
 
@@ -31,6 +31,8 @@ from napledger.store.watch import Changes
 POLL_SECONDS = 0.25
 UNTOLD_SECONDS = 5.0
 LISTEN_SECONDS = 0.5  # how soon the listening thread notices that the server stops
+
+T = TypeVar("T")
 
 # Every revision of the session's deals: (record id, "N" or "N.revision"), by id.
 Revisions = Sequence[tuple[int, str]]
@@ -94,6 +96,45 @@ class Watch:
             except Exception:  # a busy database: keep the pages, try again
                 await asyncio.sleep(POLL_SECONDS)
                 self.wake.set()
+
+
+class Rows(Generic[T]):
+    """The rows of a live list (one per session), each drawn again only when its own mark
+    moved: a deal at one table redraws that table's row, not every session's scoreboard,
+    and once for every list page that shows it (shared by their watchers; thread-safe).
+
+    `marks` says each row's mark now, cheaply (no row drawn); `draw` draws the rows named.
+    """
+
+    def __init__(
+        self,
+        marks: Callable[[], Mapping[int, object]],
+        draw: Callable[[Collection[int]], Mapping[int, T]],
+    ) -> None:
+        self.marks = marks
+        self.draw = draw
+        self.latest: Mapping[int, object] = {}  # the marks last read
+        self.drawn: dict[int, tuple[object, T]] = {}  # each row, and the mark it was drawn at
+        self.lock = threading.Lock()
+
+    def fingerprint(self) -> tuple[Any, ...]:
+        """Every row's mark: a list's watcher looks at this, and draws only when it moved."""
+        marks = self.marks()
+        with self.lock:
+            self.latest = marks
+        return tuple(sorted(marks.items()))
+
+    def rows(self) -> list[T]:
+        """The rows as the marks last read say, newest first; only the moved are drawn."""
+        with self.lock:
+            marks = self.latest
+            moved = [key for key, mark in marks.items() if self.drawn.get(key, (None,))[0] != mark]
+            if moved:
+                fresh = self.draw(moved)
+                self.drawn.update((key, (marks[key], fresh[key])) for key in moved)
+            for gone in self.drawn.keys() - marks.keys():
+                del self.drawn[gone]
+            return [self.drawn[key][1] for key in sorted(marks, reverse=True)]
 
 
 class Hub:

@@ -140,3 +140,24 @@ def test_listening_to_a_database_not_made_yet_is_refused_and_makes_none(tmp_path
     with pytest.raises(NapError):
         changes(Database(str(path)))
     assert not path.exists()
+
+
+def test_every_sessions_mark_at_once_moves_only_for_the_session_changed(database):
+    def marks() -> dict[int, tuple[object, ...]]:
+        with database.read() as ledger:
+            return ledger.last_changes()
+
+    before = marks()
+    assert before == {1: mark(database, "fri"), 2: mark(database, "sat")}  # each its own
+    with database.write() as ledger:
+        ledger.session("sat").record(DealOptions(bid="3", by="ann", made=True))
+    after = marks()
+    assert after[1] == before[1] and after[2] != before[2]
+    with database.write() as ledger:
+        ledger.session("fri").close()
+    closed = marks()
+    assert closed[1] != after[1] and closed[2] == after[2]
+    with database.write() as ledger:
+        ledger.session("fri").reopen()
+    reopened = marks()
+    assert reopened[1] == mark(database, "fri") and reopened[1] != closed[1]  # open: its own

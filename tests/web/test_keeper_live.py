@@ -114,3 +114,19 @@ def test_a_deal_being_amended_keeps_its_form_and_taps_while_another_deal_goes_in
     assert page.locator(".said").inner_text() == "Deal 2 amended (now 2.2)."
     assert [d["outcome"] for d in nap.json("hands --json") if d["number"] == 2][-1] == "made"
     assert page.problems == []
+
+
+def test_a_deal_being_amended_that_is_voided_elsewhere_gives_way_saying_so(
+    page, live_server, nap, evening
+):
+    page.goto(live_server.keeper(1) + "&amend=2")
+    page.wait_for_selector("body[data-live=yes]")
+    assert page.get_by_role("button", name="Save deal 2").is_visible()
+    nap("void 2")  # in a terminal, meanwhile
+    page.wait_for_selector("#controls .error.gone", timeout=LIVE)
+    assert (
+        "deal 2 of 'friday' is voided and stays so" in page.locator("#controls .gone").inner_text()
+    )
+    assert page.get_by_role("button", name="Save deal 2").count() == 0  # nothing left to save
+    assert page.get_by_role("button", name="Record deal 5").is_visible()
+    assert page.problems == []

@@ -218,3 +218,20 @@ def test_a_refused_deal_keeps_everything_tapped(client, nap, evening):
     assert not re.search(r'name="peep" value="Ann" checked', page)
     assert 'value="Sir &lt;Garnet&gt;"' in page  # kept, and still only text
     assert len(nap.json("hands --json")) == 2  # nothing recorded
+
+
+def test_the_controls_of_a_deal_voided_elsewhere_say_so_in_place_of_its_form(client, nap, evening):
+    amending = client.get(f"/s/1/keep/controls?key={KEY}&amend=1")
+    assert "Save deal 1" in amending.text
+    nap("void 1")  # meanwhile, in a terminal
+    after = client.get(f"/s/1/keep/controls?key={KEY}&amend=1")
+    assert after.status_code == 200  # a fragment the page swaps in, not a 404 page
+    assert "<html" not in after.text and after.text.lstrip().startswith('<div id="controls"')
+    assert "Error: deal 1 of &#39;fri&#39; is voided and stays so" in after.text
+    assert "Save deal 1" not in after.text and "Void deal 1" not in after.text
+    assert "Record deal 3" in after.text  # the usual controls, as they are now
+    state = re.compile(r'data-state="([^"]+)" data-controls="([^"]+)"')
+    before_state, _ = state.search(amending.text).groups()
+    after_state, follows = state.search(after.text).groups()
+    assert after_state != before_state  # so the page swaps them in
+    assert "amend=" not in follows  # and follows the usual controls from now on

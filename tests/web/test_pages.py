@@ -509,3 +509,28 @@ def test_the_pages_json_is_the_command_lines_own(client, nap):
         "settle": nap.json("settle --json"),
     }
     assert client.get("/s/9/json").status_code == 404
+
+
+def test_each_sessions_json_is_its_own_command_line_documents_after_a_whole_evening(client, nap):
+    # Everything that reaches the documents: a correction, a void, a join and a leave, a
+    # close with its shares and a pot carried into the next session, which is still open.
+    nap("new fri --players Ann,Ben,Cat,Dan --chip 0.05 --currency GBP")
+    nap("hand nap --by Ann --tricks 5")
+    nap("hand 3 --by Ben --failed --peep Cat")
+    nap("amend 2 --made")
+    nap("join Eve --after Ben")
+    nap("hand misere --by Eve --made")
+    nap("void 1")
+    nap("leave Dan")
+    nap("pass")
+    nap("close --pot carry --yes")
+    nap("new sat --players Ann,Ben,Cat --carry-from fri")
+    nap("hand 3 --by Cat --tricks 3")
+    for session, name in ((1, "fri"), (2, "sat")):
+        document = client.get(f"/s/{session}/json").json()
+        assert document == {
+            command: nap.json(f"{command} --json --session {name}")
+            for command in ("table", "hands", "settle")
+        }, name
+    missing = client.get("/s/9/json")
+    assert missing.status_code == 404 and missing.headers["content-type"].startswith("text/html")

@@ -1,0 +1,100 @@
+"""The live lists of sessions redraw once per change, and only the row that changed: a
+deal at one table never rescores every session on the database (counted, not timed)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+from anyio import to_thread
+from fastapi.testclient import TestClient
+
+from napledger.core.options import DealOptions
+from napledger.web import calls, live
+from napledger.web.app import ORGANISERS, SESSIONS, create_app
+from tests.web.conftest import SECRET
+from tests.web.test_live import no_polling  # noqa: F401 (a fixture)
+
+
+def counted(calls_made: list[Any], function: Callable[..., Any]) -> Callable[..., Any]:
+    def counting(*args: Any) -> Any:
+        calls_made.append(args)
+        return function(*args)
+
+    return counting
+
+
+def test_rows_are_drawn_again_only_when_their_own_mark_moves():
+    marks = {1: "a", 2: "b"}
+    drawn: list[list[int]] = []
+
+    def draw(ids):
+        drawn.append(sorted(ids))
+        return {i: f"row {i} at {marks[i]}" for i in ids}
+
+    rows = live.Rows(lambda: dict(marks), draw)
+    first = rows.fingerprint()
+    assert rows.rows() == ["row 2 at b", "row 1 at a"] and drawn == [[1, 2]]  # newest first
+    assert rows.fingerprint() == first and rows.rows() and drawn == [[1, 2]]  # nothing moved
+    marks[2] = "b2"
+    assert rows.fingerprint() != first
+    assert rows.rows() == ["row 2 at b2", "row 1 at a"] and drawn == [[1, 2], [2]]
+    marks[3] = "c"  # a new session
+    rows.fingerprint()
+    assert rows.rows()[0] == "row 3 at c" and drawn[-1] == [3]
+
+
+def test_one_deal_redraws_its_own_row_once_for_every_open_list(nap, monkeypatch, no_polling):  # noqa: F811
+    for name in ("thu", "fri", "sat"):
+        nap(f"new {name} --players Ann,Ben,Cat")
+    scored: list[Any] = []  # every session's row drawn from its scoreboard
+    monkeypatch.setattr(calls, "session_items", counted(scored, calls.session_items))
+    every: list[Any] = []  # the whole list, every session scored
+    monkeypatch.setattr(calls, "sessions", counted(every, calls.sessions))
+    app = create_app(None, SECRET)
+    hub = app.state.hub
+
+    async def scenario() -> None:
+        async with (
+            hub.watching(SESSIONS, "en") as viewers,
+            hub.watching(ORGANISERS, "en") as organiser,
+        ):
+            lists = (viewers, organiser)
+            renders: list[Any] = []
+            for watch in lists:
+                watch.render = counted(renders, watch.render)
+            assert [sorted(ids) for _, ids in scored] == [[1, 2, 3]]  # each row once, for both
+            waiting = [watch.changed for watch in lists]
+            deal = DealOptions(bid="nap", by="Ann", tricks=5)
+            database = app.state.database
+            await to_thread.run_sync(calls.record, database, 2, deal)  # as the keeper's page
+            hub.written(2)
+            await asyncio.wait_for(asyncio.gather(*(w.wait() for w in waiting)), 10)
+            # The same change heard again (the listening thread), and a look of their own:
+            # nothing moved, nothing is drawn.
+            for watch in lists:
+                await watch.refresh()
+                await watch.refresh()
+            assert [sorted(ids) for _, ids in scored] == [[1, 2, 3], [2]]  # only fri's row
+            assert len(renders) == 2  # each list drawn once
+            assert all('data-hands="1"' in w.snapshot.html for w in lists)
+            assert "key=" in organiser.snapshot.html and "key=" not in viewers.snapshot.html
+            # Another session made current (`use`, in a terminal): the two rows it marks.
+            await to_thread.run_sync(nap, "use thu")
+            for watch in lists:
+                await watch.refresh()
+            assert [sorted(ids) for _, ids in scored][2:] == [[1, 3]]
+            assert len(renders) == 4
+        assert every == []  # no live list ever scored every session
+
+    with TestClient(app):  # the server's lifespan: its database opened and closed
+        asyncio.run(scenario())
+
+
+def test_the_page_of_sessions_reads_them_once(client, nap, monkeypatch):
+    nap("new fri --players Ann,Ben,Cat")
+    every: list[Any] = []
+    monkeypatch.setattr(calls, "sessions", counted(every, calls.sessions))
+    assert ">fri</a>" in client.get("/").text
+    assert len(every) == 1  # it scores every session: once a page, not twice
