@@ -52,13 +52,13 @@ from typing import TYPE_CHECKING
 
 from napledger.core.errors import NapError
 from napledger.core.history import deal_from_json, deal_label, score_history
-from napledger.core.ledger import postings
 from napledger.core.money import places
 from napledger.core.options import DealOptions, make_deal
 from napledger.core.rules import Deal, Rules
 from napledger.core.rules.scoring import describe as describe_deal
+from napledger.core.session import pass_options, still_open
 from napledger.core.words import _
-from napledger.store.book import Book, session_info, still_open
+from napledger.store.book import Book, session_info
 from napledger.store.db import (
     APPLIED,
     OpenedFile,
@@ -333,13 +333,13 @@ class SessionAPI:
         )
 
     def view(self) -> TableView:
-        row = self.row
+        state = self.book.state(self.row, whole_roster=False)
         return TableView(
-            name=row.name,
-            seated=self.book.seating(row),
-            rules=self.book.rules(row),
-            number=self.book.next_number(row),
-            dealer=None if row.closed_at else self.book.dealer_now(row),
+            name=state.name,
+            seated=state.seating,
+            rules=state.rules,
+            number=state.next_number,
+            dealer=state.dealer,
         )
 
     def settlement(self) -> Settlement:
@@ -355,8 +355,8 @@ class SessionAPI:
     def deal(self, number: int) -> tuple[int, Deal]:
         """Deal `number` as it stands: its live version and record (refused in amend's
         words when there is no such deal, or every version of it is voided)."""
-        found = self.book.deal(self.row, number)
-        return found.revision, deal_from_json(found.record_json)
+        found = self.book.live_version(self.row, number)
+        return found.revision, found.deal
 
     def deals_since(self, after_id: int) -> list[tuple[int, str]]:
         """Deal revisions recorded after the one with id `after_id`: (id, "N" or "N.2")."""
@@ -370,7 +370,9 @@ class SessionAPI:
         """The session's row to change; unless `open_only` is False, only while it is open."""
         if not self.write:
             raise NapError("this session was opened for reading")  # a front end's bug
-        return still_open(self.row) if open_only else self.row
+        if open_only:
+            still_open(self.book.state(self.row, whole_roster=False))
+        return self.row
 
     # A write may name the state it was prepared against (`expect_…`): a page or a phone
     # that retries after a lost answer, or a keeper who saw an older board. A repeat of a
@@ -386,11 +388,8 @@ class SessionAPI:
             done = self._recorded_already(row, options, expect_number)
             if done is not None:
                 return done
-        fresh = Deal(seated=b.seating(row), dealer=b.dealer_now(row), dealer_named=False)
-        deal = make_deal(options, b.rules(row), fresh, b.everyone(row))
-        number, transfers = b.record(row, deal)
-        # The deal just recorded is the last live one: its dealer gives the next.
-        return DealResult(number, 1, deal, postings(transfers), b.table(row, deal))
+        recorded = b.record(row, options)
+        return DealResult(recorded.number, 1, recorded.deal, recorded.postings, b.table(row))
 
     def _recorded_already(
         self, row: SessionRow, options: DealOptions, number: int
@@ -427,11 +426,7 @@ class SessionAPI:
         self, options: DealOptions | None = None, expect_number: int | None = None
     ) -> DealResult:
         """A passed-out deal: only antes and fees; the bid and result options are ignored."""
-        options = options or DealOptions()
-        kept = DealOptions(
-            dealer=options.dealer, peeps=options.peeps, buys=options.buys, note=options.note
-        )
-        return self.record(kept, expect_number)
+        return self.record(pass_options(options), expect_number)
 
     def amend(
         self,
@@ -454,12 +449,8 @@ class SessionAPI:
                 return done
         if expect_next is not None:
             self._nothing_recorded_since(row, expect_next)
-        old = deal_from_json(b.deal(row, number).record_json)
-        deal = make_deal(options, b.rules(row), old, b.everyone(row), amending=True)
-        if deal == old:
-            raise NapError(_("that is what deal {n} already says").format(n=number))
-        new = b.amend(row, number, deal)
-        return DealResult(new.number, new.revision, deal, b.deal_entries(new), b.table(row))
+        amended = b.amend(row, number, options)
+        return DealResult(number, amended.revision, amended.deal, amended.entries, b.table(row))
 
     def _amended_already(
         self, row: SessionRow, number: int, options: DealOptions, seen: int
@@ -516,7 +507,7 @@ class SessionAPI:
         if expected is not None:
             if self._voided_already(row, expected):
                 return Voided(expected, self.scoreboard())
-            last = self.book.last_live(row)
+            last = self.book.state(row).last_live
             if last is not None and last.number != expected:
                 raise NapError(
                     _("deal {n} is not the last deal (deal {last} is); nothing was voided").format(
