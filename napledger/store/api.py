@@ -51,7 +51,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from napledger.core.errors import NapError
-from napledger.core.history import deal_from_json, deal_label, score_history
+from napledger.core.history import deal_label, score_history
 from napledger.core.money import places
 from napledger.core.options import DealOptions, make_deal
 from napledger.core.rules import Deal, Rules
@@ -59,6 +59,7 @@ from napledger.core.rules.scoring import describe as describe_deal
 from napledger.core.session import pass_options, still_open
 from napledger.core.words import _
 from napledger.store.book import Book, session_info
+from napledger.store.codec import deal_from_json
 from napledger.store.db import (
     APPLIED,
     OpenedFile,

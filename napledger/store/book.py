@@ -22,7 +22,7 @@ from sqlmodel import Session
 
 from napledger.core import session as core
 from napledger.core.errors import NapError
-from napledger.core.history import DealRecord, deal_from_json, deal_to_json
+from napledger.core.history import Revision
 from napledger.core.ledger import POT
 from napledger.core.names import clean_player
 from napledger.core.numbers import is_whole
@@ -33,6 +33,7 @@ from napledger.core.rules.model import fold
 from napledger.core.seating import RosterChange
 from napledger.core.session import ClosePlan, LiveDeal, Rescored, SessionState
 from napledger.core.words import _
+from napledger.store.codec import DealRecord, deal_from_json, deal_to_json, revisions
 from napledger.store.db import duplicate_key, upsert
 from napledger.store.models import DealRevision, SessionRow, now
 from napledger.store.models import balances as BALANCES
@@ -43,7 +44,7 @@ from napledger.store.models import players as PLAYERS
 from napledger.store.models import roster as ROSTER
 from napledger.store.views import CloseRecord, Scoreboard, SessionInfo
 
-__all__ = ["Book", "cached_rules", "deal_from_json", "deal_to_json", "whole_number"]
+__all__ = ["Book", "cached_rules", "session_info", "whole_number"]
 
 CURRENT = "current_session"
 MAX_ID = 2**63 - 1  # the largest id or deal number a database column holds
@@ -360,20 +361,23 @@ class Book:
         query = select(func.coalesce(func.max(D.number), 0)).where(D.session_id == row.id)
         return int(self.db.execute(query).scalar_one()) + 1
 
-    def records(self, row: SessionRow, live_only: bool = False) -> list[DealRecord]:
-        """The session's deal records in order (number, then revision), with their entries."""
+    def records(
+        self, row: SessionRow, live_only: bool = False, strict: bool = True
+    ) -> list[Revision]:
+        """The session's deal revisions in order (number, then revision), with their
+        entries; with `strict` off, one whose record cannot be read says why (verify)."""
         query = select(
             D.id, D.number, D.revision, D.status, D.record_json, D.pot_after, D.recorded_at
         ).where(D.session_id == row.id)
         if live_only:
             query = query.where(D.status == "live")
         entries = self.entries_by_deal(row)
-        return [
+        found = self.db.execute(query.order_by(D.number, D.revision)).all()
+        records = (
             DealRecord(i, number, revision, status, record, pot, at, entries.get(i, {}))
-            for i, number, revision, status, record, pot, at in self.db.execute(
-                query.order_by(D.number, D.revision)
-            ).all()
-        ]
+            for i, number, revision, status, record, pot, at in found
+        )
+        return list(revisions(records, strict))
 
     def deal_entries(self, deal: DealRevision) -> dict[str, int]:
         query = select(E.account, E.chips).where(E.deal_id == deal.id)

@@ -7,13 +7,14 @@ from decimal import Decimal
 
 from sqlalchemy import func, select
 
-from napledger.core.history import DealRecord, scored_deals
+from napledger.core.history import Revision, scored_deals
 from napledger.core.ledger import POT, postings
 from napledger.core.rules import Rules
 from napledger.core.rules.load import rules_to_dict
 from napledger.core.rules.scoring import close_transfers, outcome
 from napledger.export.data import DealRow, LedgerRow, SessionExport, StakeRow
 from napledger.store.book import Book
+from napledger.store.codec import DealRecord, read
 from napledger.store.models import DealRevision, SessionRow
 
 _S = SessionRow.__table__.c  # type: ignore[attr-defined]
@@ -126,7 +127,7 @@ class StoredDeals:
                 ),
             )
 
-    def _records(self) -> Iterator[DealRecord]:
+    def _records(self) -> Iterator[Revision]:
         query = (
             select(
                 _D.id,
@@ -142,4 +143,4 @@ class StoredDeals:
             .execution_options(yield_per=_BATCH)
         )
         for found in self._book.db.execute(query):
-            yield DealRecord(*found)
+            yield read(DealRecord(*found))

@@ -16,10 +16,11 @@ from collections.abc import Mapping
 from sqlalchemy import select
 from sqlmodel import Session
 
-from napledger.core.history import DealRecord, ScoredDeal, score_history
+from napledger.core.history import ScoredDeal, score_history
 from napledger.core.ledger import POT, balances
 from napledger.store.api import SessionAPI, settlement
 from napledger.store.book import Book
+from napledger.store.codec import DealRecord, revisions
 from napledger.store.models import DealRevision, SessionRow, entries
 from napledger.store.views import History, Settlement
 from napledger.store.watch import fingerprint
@@ -104,7 +105,7 @@ class KeptHistory:
         ):
             return False
         entries = _entries(book.db, [r.id for r in rows])
-        records = [DealRecord(*r)._replace(entries=entries.get(r.id, {})) for r in rows]
+        records = revisions(DealRecord(*r)._replace(entries=entries.get(r.id, {})) for r in rows)
         before = next((d for d in reversed(self._scored) if d.live), None)
         pot = row.opening_pot if before is None or before.pot_after is None else before.pot_after
         passed = before is not None and before.deal is not None and before.deal.bid is None

@@ -42,7 +42,7 @@ def session_records(book: Book, row: SessionRow) -> SessionRecords:
         pot_to=row.pot_to,
         seating=tuple(json.loads(row.seating_json)),
         first_dealer=row.first_dealer,
-        deals=book.records(row),
+        deals=book.records(row, strict=False),
         closing=book.entries_by_deal(row).get(None, {}),
         live_closes=tuple(
             StoredClose(c.pot_to, c.pot, c.shares) for c in book.closes(row) if c.live
