@@ -50,16 +50,15 @@ from datetime import datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
+from napledger.core import expect
 from napledger.core.errors import NapError
-from napledger.core.history import deal_label, score_history
+from napledger.core.history import score_history
 from napledger.core.money import places
-from napledger.core.options import DealOptions, make_deal
+from napledger.core.options import DealOptions
 from napledger.core.rules import Deal, Rules
-from napledger.core.rules.scoring import describe as describe_deal
 from napledger.core.session import pass_options, still_open
 from napledger.core.words import _
 from napledger.store.book import Book, session_info
-from napledger.store.codec import deal_from_json
 from napledger.store.db import (
     APPLIED,
     OpenedFile,
@@ -375,10 +374,9 @@ class SessionAPI:
             still_open(self.book.state(self.row, whole_roster=False))
         return self.row
 
-    # A write may name the state it was prepared against (`expect_…`): a page or a phone
-    # that retries after a lost answer, or a keeper who saw an older board. A repeat of a
-    # write already done is answered with what it did; against a newer state it is
-    # refused, saying what changed. Without them, each call does as it always did.
+    # A write may name the state it was prepared against (`expect_…`): the core's
+    # `expect` module decides whether it is a repeat (answered with what it did) or
+    # refused; without them, each call does as it always did.
 
     def record(self, options: DealOptions, expect_number: int | None = None) -> DealResult:
         """A played or passed deal, on top of a fresh deal dealt by rotation; with
@@ -386,42 +384,14 @@ class SessionAPI:
         row = self._writable()
         b = self.book
         if expect_number is not None:
-            done = self._recorded_already(row, options, expect_number)
-            if done is not None:
-                return done
+            versions = b.revisions(row, expect_number)
+            first = expect.recorded_already(
+                b.state(row, whole_roster=False), options, expect_number, next(iter(versions), None)
+            )
+            if first is not None and first.deal is not None:
+                return DealResult(first.number, 1, first.deal, first.entries, b.table(row))
         recorded = b.record(row, options)
         return DealResult(recorded.number, 1, recorded.deal, recorded.postings, b.table(row))
-
-    def _recorded_already(
-        self, row: SessionRow, options: DealOptions, number: int
-    ) -> DealResult | None:
-        """None when deal `number` is the next to record; its result when it already
-        records what `options` ask; else a refusal saying what deal `number` is."""
-        b = self.book
-        upcoming = b.next_number(row)
-        if number == upcoming:
-            return None
-        first = b.revisions(row, number)[:1] if 0 < number < upcoming else []
-        if not first:
-            raise NapError(
-                _("the next deal is {next}, not {n}; nothing changed").format(
-                    next=upcoming, n=number
-                )
-            )
-        rules = b.rules(row)
-        old = deal_from_json(first[0].record_json)
-        base = Deal(seated=old.seated, dealer=old.dealer, dealer_named=old.dealer_named)
-        try:
-            asked: Deal | None = make_deal(options, rules, base, b.everyone(row))
-        except NapError:  # it could not even be dealt that way: not the same deal
-            asked = None
-        if asked == old:
-            return DealResult(number, 1, old, b.deal_entries(first[0]), b.table(row))
-        raise NapError(
-            _(
-                "deal {n} was recorded meanwhile ({deal}); nothing changed (the next deal is {next})"
-            ).format(n=number, deal=describe_deal(rules, old), next=upcoming)
-        )
 
     def pass_(
         self, options: DealOptions | None = None, expect_number: int | None = None
@@ -444,106 +414,41 @@ class SessionAPI:
         """
         row = self._writable()
         b = self.book
+        state = b.state(row, whole_roster=False)
         if expect_revision is not None:
-            done = self._amended_already(row, number, options, expect_revision)
-            if done is not None:
-                return done
+            versions = b.revisions(row, number)
+            live = expect.amended_already(state, number, options, expect_revision, versions)
+            if live is not None and live.deal is not None:
+                return DealResult(number, live.revision, live.deal, live.entries, b.table(row))
         if expect_next is not None:
-            self._nothing_recorded_since(row, expect_next)
+            expect.nothing_recorded_since(state, expect_next)
         amended = b.amend(row, number, options)
         return DealResult(number, amended.revision, amended.deal, amended.entries, b.table(row))
-
-    def _amended_already(
-        self, row: SessionRow, number: int, options: DealOptions, seen: int
-    ) -> DealResult | None:
-        b = self.book
-        versions = b.revisions(row, number)
-        live = next((v for v in versions if v.status == "live"), None)
-        if not versions or (live is not None and live.revision == seen):
-            return None  # as expected (or no such deal: amend says so)
-        shown = next((v for v in versions if v.revision == seen), None)
-        if shown is None:
-            raise NapError(
-                _("deal {n} has no version {label}; nothing changed").format(
-                    n=number, label=deal_label(number, seen)
-                )
-            )
-        if live is None:
-            raise NapError(_("deal {n} was voided meanwhile; nothing changed").format(n=number))
-        try:
-            asked: Deal | None = make_deal(
-                options, b.rules(row), deal_from_json(shown.record_json), b.everyone(row), True
-            )
-        except NapError:
-            asked = None
-        if asked is not None and live.revision > seen and asked == deal_from_json(live.record_json):
-            return DealResult(number, live.revision, asked, b.deal_entries(live), b.table(row))
-        raise NapError(
-            _("deal {n} was amended to {label} meanwhile; nothing changed").format(
-                n=number, label=deal_label(number, live.revision)
-            )
-        )
-
-    def _nothing_recorded_since(self, row: SessionRow, expect_next: int) -> None:
-        upcoming = self.book.next_number(row)
-        if upcoming == expect_next:
-            return
-        if expect_next < upcoming:
-            if upcoming - expect_next == 1:
-                since = _("deal {n} was recorded meanwhile; nothing changed")
-            else:
-                since = _("deals {n} to {last} were recorded meanwhile; nothing changed")
-            raise NapError(since.format(n=expect_next, last=upcoming - 1))
-        raise NapError(
-            _("the next deal is {next}, not {n}; nothing changed").format(
-                next=upcoming, n=expect_next
-            )
-        )
 
     def undo(self, expected: int | None = None, expect_revision: int | None = None) -> Voided:
         """Void the last live deal; with `expected`, only if that is still its number (a
         page showing "Undo deal 5" must not void a deal 6 recorded elsewhere since), and
         with `expect_revision` still its version. Deal `expected` voided already: that."""
         row = self._writable()
-        if expected is not None:
-            if self._voided_already(row, expected):
-                return Voided(expected, self.scoreboard())
-            last = self.book.state(row).last_live
-            if last is not None and last.number != expected:
-                raise NapError(
-                    _("deal {n} is not the last deal (deal {last} is); nothing was voided").format(
-                        n=expected, last=last.number
-                    )
-                )
-            if last is not None and expect_revision not in (None, last.revision):
-                raise NapError(
-                    _("deal {n} was amended to {label} meanwhile; nothing was voided").format(
-                        n=expected, label=deal_label(expected, last.revision)
-                    )
-                )
-        gone = self.book.undo(row)
+        b = self.book
+        if expected is not None and expect.undo_expected(
+            b.state(row), expected, expect_revision, b.revisions(row, expected)
+        ):
+            return Voided(expected, self.scoreboard())
+        gone = b.undo(row)
         return Voided(gone.number, self.scoreboard())
 
     def void(self, number: int, expect_revision: int | None = None) -> Voided:
         """Void deal `number`; with `expect_revision`, only if that is still its version
         (voided already: that)."""
         row = self._writable()
-        if expect_revision is not None:
-            if self._voided_already(row, number):
-                return Voided(number, self.scoreboard())
-            live = next((v for v in self.book.revisions(row, number) if v.status == "live"), None)
-            if live is not None and live.revision != expect_revision:
-                raise NapError(
-                    _("deal {n} was amended to {label} meanwhile; nothing was voided").format(
-                        n=number, label=deal_label(number, live.revision)
-                    )
-                )
-        gone = self.book.void(row, number)
+        b = self.book
+        if expect_revision is not None and expect.void_expected(
+            number, expect_revision, b.revisions(row, number)
+        ):
+            return Voided(number, self.scoreboard())
+        gone = b.void(row, number)
         return Voided(gone.number, self.scoreboard())
-
-    def _voided_already(self, row: SessionRow, number: int) -> bool:
-        versions = self.book.revisions(row, number)
-        return bool(versions) and all(v.status != "live" for v in versions)
 
     def join(self, player: str, after: str | None = None) -> Seated:
         name = self.book.join(self._writable(), player, after)

@@ -390,16 +390,27 @@ class Book:
             out.setdefault(deal_id, {})[account] = chips
         return out
 
-    def revisions(self, row: SessionRow, number: int) -> list[DealRevision]:
-        """Every version of deal `number`, the first first (none: no such deal)."""
+    def revisions(self, row: SessionRow, number: int) -> list[Revision]:
+        """Every version of deal `number` with its entries, the first first (none: no such
+        deal)."""
         if number > MAX_ID:
             return []
         query = (
-            select(DealRevision)
+            select(D.id, D.number, D.revision, D.status, D.record_json, D.pot_after)
             .where(D.session_id == row.id, D.number == number)
             .order_by(D.revision)
         )
-        return list(self.db.execute(query).scalars())
+        found = self.db.execute(query).all()
+        entries: dict[int, dict[str, int]] = {}
+        if found:
+            ids = [f.id for f in found]
+            for deal_id, account, chips in self.db.execute(
+                select(E.deal_id, E.account, E.chips).where(E.deal_id.in_(ids))
+            ):
+                entries.setdefault(deal_id, {})[account] = chips
+        return list(
+            revisions(DealRecord(*f)._replace(entries=entries.get(f.id, {})) for f in found)
+        )
 
     def around(self, row: SessionRow, number: int) -> tuple[LiveDeal | None, list[LiveDeal]]:
         """What a correction of deal `number` needs: the last live deal before it, and
