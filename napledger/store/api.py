@@ -35,8 +35,8 @@
 Values in are plain (str, int, Decimal, `DealOptions`); values out are the frozen
 dataclasses of `views.py` and `history.py`; a failure is a `NapError` with one line to
 show, and the transaction is rolled back. A new call (say `reopen`) is one method of
-`SessionAPI` that checks `self._writable()` (or not), works on `self.book` and
-`self.row`, and returns such a value. A `Database` may serve several threads (a web
+`SessionAPI` that checks `self._writable()` (or not), works on `self.store` (the store
+bound to the session, napledger/store/book.py), and returns such a value. A `Database` may serve several threads (a web
 server): each request opens its own transaction.
 """
 
@@ -58,7 +58,7 @@ from napledger.core.options import DealOptions
 from napledger.core.rules import Deal, Rules
 from napledger.core.session import pass_options, still_open
 from napledger.core.words import _
-from napledger.store.book import Book, session_info
+from napledger.store.book import Book, SessionStore, net_money, session_info
 from napledger.store.db import (
     APPLIED,
     OpenedFile,
@@ -217,7 +217,7 @@ class Transaction:
         self.write = write
 
     def sessions(self) -> list[Scoreboard]:
-        return [self.book.table(row) for row in self.book.sessions()]
+        return [self.book.session(row).scoreboard() for row in self.book.sessions()]
 
     def current_id(self) -> int | None:
         return self.book.current_id()
@@ -236,7 +236,7 @@ class Transaction:
         row = self.book.create(
             name, rules, players, chip_value, currency, dealer, carry_from, language
         )
-        return self.book.table(row)
+        return self.book.session(row).scoreboard()
 
     def use(self, ref: str) -> SessionInfo:
         row = self.book.find(ref)
@@ -266,12 +266,12 @@ class Transaction:
         ]
 
     def settlement(self, refs: Iterable[str | None]) -> Settlement:
-        return settlement(self.book, self.book.find_many(refs))
+        return settlement([self.book.session(r) for r in self.book.find_many(refs)])
 
     def export_data(self, info: SessionInfo) -> SessionExport:
         from napledger.store.exporting import session_export
 
-        return session_export(self.book, self.book.find(str(info.id)))
+        return session_export(self.book.session(self.book.find(str(info.id))))
 
     def known_players(self) -> list[str]:
         from napledger.store.tallies import known_players
@@ -289,10 +289,11 @@ class Transaction:
         return verify(self.book)
 
 
-def settlement(book: Book, rows: Sequence[SessionRow]) -> Settlement:
+def settlement(stores: Sequence[SessionStore]) -> Settlement:
     from napledger.core.settle import settle
 
-    net, currency, chip_value = book.net_money(rows)
+    net, currency, chip_value = net_money(stores)
+    rows = [s.row for s in stores]
     return Settlement(
         sessions=tuple(session_info(r) for r in rows),
         net=net,
@@ -309,6 +310,7 @@ class SessionAPI:
     def __init__(self, book: Book, row: SessionRow, write: bool = False) -> None:
         self.book = book
         self.row = row
+        self.store = book.session(row)  # what it reads and writes, bound to the session
         self.write = write
 
     # --- reading ----------------------------------------------------------------
@@ -318,22 +320,20 @@ class SessionAPI:
         return session_info(self.row)
 
     def scoreboard(self) -> Scoreboard:
-        return self.book.table(self.row)
+        return self.store.scoreboard()
 
     def history(self, with_roster: bool = True) -> History:
         """Every revision of every deal, scored; and (unless not wanted) who sat when and
         every close."""
         return History(
             scoreboard=self.scoreboard(),
-            deals=score_history(
-                self.book.rules(self.row), self.book.records(self.row), self.row.opening_pot
-            ),
-            roster=self.book.roster(self.row) if with_roster else (),
-            closes=self.book.closes(self.row) if with_roster else (),
+            deals=score_history(self.store.rules(), self.store.records(), self.row.opening_pot),
+            roster=self.store.roster() if with_roster else (),
+            closes=self.store.closes() if with_roster else (),
         )
 
     def view(self) -> TableView:
-        state = self.book.state(self.row, whole_roster=False)
+        state = self.store.state(whole_roster=False)
         return TableView(
             name=state.name,
             seated=state.seating,
@@ -343,7 +343,7 @@ class SessionAPI:
         )
 
     def settlement(self) -> Settlement:
-        return settlement(self.book, [self.row])
+        return settlement([self.store])
 
     def last_change(self) -> tuple[object, ...]:
         """A cheap fingerprint that differs as soon as anything in the session changes,
@@ -355,7 +355,7 @@ class SessionAPI:
     def deal(self, number: int) -> tuple[int, Deal]:
         """Deal `number` as it stands: its live version and record (refused in amend's
         words when there is no such deal, or every version of it is voided)."""
-        found = self.book.live_version(self.row, number)
+        found = self.store.live_version(number)
         return found.revision, found.deal
 
     def deals_since(self, after_id: int) -> list[tuple[int, str]]:
@@ -366,13 +366,13 @@ class SessionAPI:
 
     # --- the table changes ------------------------------------------------------
 
-    def _writable(self, open_only: bool = True) -> SessionRow:
-        """The session's row to change; unless `open_only` is False, only while it is open."""
+    def _writable(self, open_only: bool = True) -> SessionStore:
+        """The session's store to change; unless `open_only` is False, only while it is open."""
         if not self.write:
             raise NapError("this session was opened for reading")  # a front end's bug
         if open_only:
-            still_open(self.book.state(self.row, whole_roster=False))
-        return self.row
+            still_open(self.store.state(whole_roster=False))
+        return self.store
 
     # A write may name the state it was prepared against (`expect_…`): the core's
     # `expect` module decides whether it is a repeat (answered with what it did) or
@@ -381,17 +381,16 @@ class SessionAPI:
     def record(self, options: DealOptions, expect_number: int | None = None) -> DealResult:
         """A played or passed deal, on top of a fresh deal dealt by rotation; with
         `expect_number`, only as that deal (deal N already recording the same: that)."""
-        row = self._writable()
-        b = self.book
+        b = self._writable()
         if expect_number is not None:
-            versions = b.revisions(row, expect_number)
+            versions = b.revisions(expect_number)
             first = expect.recorded_already(
-                b.state(row, whole_roster=False), options, expect_number, next(iter(versions), None)
+                b.state(whole_roster=False), options, expect_number, next(iter(versions), None)
             )
             if first is not None and first.deal is not None:
-                return DealResult(first.number, 1, first.deal, first.entries, b.table(row))
-        recorded = b.record(row, options)
-        return DealResult(recorded.number, 1, recorded.deal, recorded.postings, b.table(row))
+                return DealResult(first.number, 1, first.deal, first.entries, b.scoreboard())
+        recorded = b.record(options)
+        return DealResult(recorded.number, 1, recorded.deal, recorded.postings, b.scoreboard())
 
     def pass_(
         self, options: DealOptions | None = None, expect_number: int | None = None
@@ -412,61 +411,59 @@ class SessionAPI:
         made already: that); with `expect_next`, only if no deal was recorded since the
         next deal was that one (a keeper amending "the last deal" meant the newest).
         """
-        row = self._writable()
-        b = self.book
-        state = b.state(row, whole_roster=False)
+        b = self._writable()
+        state = b.state(whole_roster=False)
         if expect_revision is not None:
-            versions = b.revisions(row, number)
+            versions = b.revisions(number)
             live = expect.amended_already(state, number, options, expect_revision, versions)
             if live is not None and live.deal is not None:
-                return DealResult(number, live.revision, live.deal, live.entries, b.table(row))
+                return DealResult(number, live.revision, live.deal, live.entries, b.scoreboard())
         if expect_next is not None:
             expect.nothing_recorded_since(state, expect_next)
-        amended = b.amend(row, number, options)
-        return DealResult(number, amended.revision, amended.deal, amended.entries, b.table(row))
+        amended = b.amend(number, options)
+        return DealResult(number, amended.revision, amended.deal, amended.entries, b.scoreboard())
 
     def undo(self, expected: int | None = None, expect_revision: int | None = None) -> Voided:
         """Void the last live deal; with `expected`, only if that is still its number (a
         page showing "Undo deal 5" must not void a deal 6 recorded elsewhere since), and
         with `expect_revision` still its version. Deal `expected` voided already: that."""
-        row = self._writable()
-        b = self.book
+        b = self._writable()
         if expected is not None and expect.undo_expected(
-            b.state(row), expected, expect_revision, b.revisions(row, expected)
+            b.state(), expected, expect_revision, b.revisions(expected)
         ):
             return Voided(expected, self.scoreboard())
-        gone = b.undo(row)
+        gone = b.undo()
         return Voided(gone.number, self.scoreboard())
 
     def void(self, number: int, expect_revision: int | None = None) -> Voided:
         """Void deal `number`; with `expect_revision`, only if that is still its version
         (voided already: that)."""
-        row = self._writable()
-        b = self.book
+        b = self._writable()
         if expect_revision is not None and expect.void_expected(
-            number, expect_revision, b.revisions(row, number)
+            number, expect_revision, b.revisions(number)
         ):
             return Voided(number, self.scoreboard())
-        gone = b.void(row, number)
+        gone = b.void(number)
         return Voided(gone.number, self.scoreboard())
 
     def join(self, player: str, after: str | None = None) -> Seated:
-        name = self.book.join(self._writable(), player, after)
+        name = self._writable().join(player, after)
         return Seated(name, self.scoreboard())
 
     def leave(self, player: str) -> Seated:
-        name = self.book.leave(self._writable(), player)
+        name = self._writable().leave(player)
         return Seated(name, self.scoreboard())
 
     def close_plan(self, pot_to: str = "split") -> ClosePlan:
         """What `close` would do, without doing it: to ask before closing."""
-        return self.book.close_plan(self.row, pot_to)
+        return self.store.close_plan(pot_to)
 
     def close(self, pot_to: str = "split", confirmed: ClosePlan | None = None) -> Closed:
         """Close; with `confirmed` (the plan a person agreed to), only if it still holds."""
-        plan = self.book.close(self._writable(), pot_to, confirmed)
+        plan = self._writable().close(pot_to, confirmed)
         return Closed(plan.transfers, self.scoreboard())
 
     def reopen(self) -> Scoreboard:
         """Take back the close: it stays in the record, voided with the shares it paid."""
-        return self.book.table(self.book.reopen(self._writable(open_only=False)))
+        self._writable(open_only=False).reopen()
+        return self.store.scoreboard()

@@ -1,5 +1,6 @@
 """The store of sessions, on one open transaction: it loads and saves, and decides nothing.
 
+`Book` finds and starts sessions; `SessionStore` (`book.session(row)`) is one session's.
 Each change loads the session's state (`napledger.core.session.SessionState`), asks the
 core's action for the new state and what it moved, and writes that: deal revisions, their
 entries (postings), the roster, the closes. The deal records are the truth: a correction
@@ -44,7 +45,7 @@ from napledger.store.models import players as PLAYERS
 from napledger.store.models import roster as ROSTER
 from napledger.store.views import CloseRecord, Scoreboard, SessionInfo
 
-__all__ = ["Book", "cached_rules", "session_info", "whole_number"]
+__all__ = ["Book", "SessionStore", "cached_rules", "net_money", "session_info", "whole_number"]
 
 CURRENT = "current_session"
 MAX_ID = 2**63 - 1  # the largest id or deal number a database column holds
@@ -108,7 +109,8 @@ def live_deal(row: Any, entries: dict[str, int] | None = None) -> LiveDeal:
 
 
 class Book:
-    """The book inside one transaction.
+    """The book inside one transaction: every session, found and started; `session(row)`
+    is the store of one of them.
 
     What a command reads twice within its transaction (the current session, its row,
     its state) is read once: nobody else can change it meanwhile (a writer holds the
@@ -122,9 +124,7 @@ class Book:
         self._rows: dict[int, SessionRow] = {}  # sessions found, by id
         self._keys: dict[str, int] = {}  # ... their ids by folded name
         self._locked: set[int] = set()  # ... and of those, the ones found for update
-        # Each session's state as loaded or last changed, and whether its rotation is the
-        # whole roster (else the seating, which a deal at the end needs no more than).
-        self._states: dict[int, tuple[SessionState, bool]] = {}
+        self._stores: dict[int, SessionStore] = {}  # each session's store, by id
 
     # --- sessions -------------------------------------------------------------
 
@@ -224,8 +224,7 @@ class Book:
             # PostgreSQL: another table created it at the same moment (the only unique key
             # of a new session's row is its name's).
             raise core.name_taken(name) from None
-        self._roster(row, opening.changes)
-        self._states[row.id or 0] = (core.opened(opening, rules), True)
+        self.session(row).opened(opening, rules)
         self.set_current(row)
         return row
 
@@ -237,112 +236,132 @@ class Book:
             pot_to=source.pot_to,
             chip_value=Decimal(source.chip_value),
             currency=source.currency,
-            pot=self.pot(source),
-            carried_into=self._carried_into(source),
+            pot=self.session(source).pot(),
+            carried_into=self.session(source).carried_into(),
         )
-
-    def _carried_into(self, row: SessionRow) -> str | None:
-        """The name of the session that carried on this one's pot, if one did."""
-        found = self.db.execute(select(S.name).where(S.carried_from == row.id)).first()
-        return found[0] if found else None
 
     def _person(self, name: str) -> str:
         """The player's name as every session spells it (the first spelling met)."""
         upsert(self.db, PLAYERS, {"name": name, "key": fold(name)}, ["key"])
         return str(self.db.execute(select(P.name).where(P.key == fold(name))).scalar_one())
 
+    # --- one session -----------------------------------------------------------
+
+    def session(self, row: SessionRow) -> SessionStore:
+        """The store of one session (kept: its state is read once per transaction)."""
+        store = self._stores.get(row.id or 0)
+        if store is None or store.row is not row:
+            store = self._stores[row.id or 0] = SessionStore(self, row)
+        return store
+
+
+class SessionStore:
+    """The store of one session inside the book's transaction, bound to its row (as
+    sqlite-utils binds `db.table(name)`): it loads the session's state, calls the core's
+    actions and saves what they return."""
+
+    def __init__(self, book: Book, row: SessionRow) -> None:
+        self.book = book
+        self.db = book.db
+        self.row = row
+        # The state as loaded or last changed, and whether its rotation is the whole
+        # roster (else the seating, which a deal at the end needs no more than).
+        self._kept: tuple[SessionState, bool] | None = None
+
+    @property
+    def info(self) -> SessionInfo:
+        return session_info(self.row)
+
     # --- reading state --------------------------------------------------------
 
-    def rules(self, row: SessionRow) -> Rules:
-        return cached_rules(row.rules_json)
+    def rules(self) -> Rules:
+        return cached_rules(self.row.rules_json)
 
-    def everyone(self, row: SessionRow) -> tuple[str, ...]:
+    def everyone(self) -> tuple[str, ...]:
         """Everyone who has sat this session, in the order they sat down."""
-        return tuple(json.loads(row.players_json))
+        return tuple(json.loads(self.row.players_json))
 
-    def seating(self, row: SessionRow) -> tuple[str, ...]:
-        return tuple(json.loads(row.seating_json))
+    def seating(self) -> tuple[str, ...]:
+        return tuple(json.loads(self.row.seating_json))
 
-    def pot(self, row: SessionRow) -> int:
-        return row.opening_pot + self._totals(row).get(POT, 0)
+    def pot(self) -> int:
+        return self.row.opening_pot + self._totals().get(POT, 0)
 
-    def chips(self, row: SessionRow) -> dict[str, int]:
-        totals = dict(self._totals(row))
+    def chips(self) -> dict[str, int]:
+        totals = dict(self._totals())
         totals.pop(POT, None)
         return totals
 
-    def _totals(self, row: SessionRow) -> dict[str, int]:
+    def _totals(self) -> dict[str, int]:
         """Every account's chips in the session, the pot's included (without its opening):
         the balances the database keeps beside the entries, a row per account."""
-        kept = self._states.get(row.id or 0)
-        if kept is not None:
-            return dict(kept[0].totals)
-        found = self.db.execute(TOTALS, {"session": row.id}).all()
+        if self._kept is not None:
+            return dict(self._kept[0].totals)
+        found = self.db.execute(TOTALS, {"session": self.row.id}).all()
         return {account: int(chips) for account, chips in found}
 
-    def state(self, row: SessionRow, whole_roster: bool = True) -> SessionState:
+    def state(self, whole_roster: bool = True) -> SessionState:
         """The session's state; with `whole_roster` off, its rotation may be the seating
         alone where that says all (a deal at the end: one query fewer)."""
-        kept = self._states.get(row.id or 0)
+        kept = self._kept
         if kept is not None and (kept[1] or not whole_roster):
             return kept[0]
-        state = kept[0] if kept is not None else self._load(row)
+        state = kept[0] if kept is not None else self._load()
         last = state.last_live
         seating = state.seating
         full = whole_roster or core.rotation_needs_roster(
             seating, last.deal.dealer if last else None, state.first_dealer
         )
-        rotation = tuple(self.roster(row)) if full else core.seating_rotation(seating)
+        rotation = tuple(self.roster()) if full else core.seating_rotation(seating)
         state = replace(state, rotation=rotation)
-        self._states[row.id or 0] = (state, full)
+        self._kept = (state, full)
         return state
 
-    def _load(self, row: SessionRow) -> SessionState:
+    def _load(self) -> SessionState:
         """Where the session stands, in two queries (three when the last deal is voided)."""
-        totals = self._totals(row)
-        top = self.db.execute(LATEST, {"session": row.id}).first()
+        totals = self._totals()
+        top = self.db.execute(LATEST, {"session": self.row.id}).first()
         number, voided, last = 0, 0, None
         if top is not None:
             number, voided = top.number, top[-1]
-            found = top if top.status == "live" else self._last_live(row)
+            found = top if top.status == "live" else self._last_live()
             last = live_deal(found) if found else None
         return SessionState(
-            name=row.name,
-            rules=self.rules(row),
-            everyone=self.everyone(row),
-            seating=self.seating(row),
-            first_dealer=row.first_dealer,
-            opening_pot=row.opening_pot,
+            name=self.row.name,
+            rules=self.rules(),
+            everyone=self.everyone(),
+            seating=self.seating(),
+            first_dealer=self.row.first_dealer,
+            opening_pot=self.row.opening_pot,
             totals=totals,
-            closed=row.closed_at is not None,
+            closed=self.row.closed_at is not None,
             number=number,
             voided=int(voided),
             last_live=last,
         )
 
-    def _last_live(self, row: SessionRow) -> Any:
-        return self.db.execute(LAST_LIVE, {"session": row.id}).first()
+    def _last_live(self) -> Any:
+        return self.db.execute(LAST_LIVE, {"session": self.row.id}).first()
 
-    def _save(self, row: SessionRow, state: SessionState) -> None:
+    def _save(self, state: SessionState) -> None:
         """Keep the new state, and put on the session's row what changed of it."""
-        whole = self._states.get(row.id or 0, (state, False))[1]
-        self._states[row.id or 0] = (state, whole)
+        self._kept = (state, self._kept[1] if self._kept is not None else False)
         seating = json.dumps(state.seating, ensure_ascii=False)
-        if seating != row.seating_json:
-            row.seating_json = seating
+        if seating != self.row.seating_json:
+            self.row.seating_json = seating
         everyone = json.dumps(state.everyone, ensure_ascii=False)
-        if everyone != row.players_json:
-            row.players_json = everyone
+        if everyone != self.row.players_json:
+            self.row.players_json = everyone
 
-    def dealer_now(self, row: SessionRow) -> str | None:
+    def dealer_now(self) -> str | None:
         """Who deals next (None once closed)."""
-        return self.state(row, whole_roster=False).dealer
+        return self.state(whole_roster=False).dealer
 
-    def table(self, row: SessionRow) -> Scoreboard:
+    def scoreboard(self) -> Scoreboard:
         """The scoreboard."""
-        state = self.state(row, whole_roster=False)
+        state = self.state(whole_roster=False)
         return Scoreboard(
-            session=session_info(row),
+            session=session_info(self.row),
             rules=state.rules,
             seating=state.seating,
             players=state.everyone,
@@ -352,26 +371,23 @@ class Book:
             next_dealer=state.dealer,
         )
 
-    def next_number(self, row: SessionRow) -> int:
+    def next_number(self) -> int:
         """The number the next deal gets: voided numbers are never given again. Read
         without the state where it is not kept, so `verify` asks it of any session."""
-        kept = self._states.get(row.id or 0)
-        if kept is not None:
-            return kept[0].next_number
-        query = select(func.coalesce(func.max(D.number), 0)).where(D.session_id == row.id)
+        if self._kept is not None:
+            return self._kept[0].next_number
+        query = select(func.coalesce(func.max(D.number), 0)).where(D.session_id == self.row.id)
         return int(self.db.execute(query).scalar_one()) + 1
 
-    def records(
-        self, row: SessionRow, live_only: bool = False, strict: bool = True
-    ) -> list[Revision]:
+    def records(self, live_only: bool = False, strict: bool = True) -> list[Revision]:
         """The session's deal revisions in order (number, then revision), with their
         entries; with `strict` off, one whose record cannot be read says why (verify)."""
         query = select(
             D.id, D.number, D.revision, D.status, D.record_json, D.pot_after, D.recorded_at
-        ).where(D.session_id == row.id)
+        ).where(D.session_id == self.row.id)
         if live_only:
             query = query.where(D.status == "live")
-        entries = self.entries_by_deal(row)
+        entries = self.entries_by_deal()
         found = self.db.execute(query.order_by(D.number, D.revision)).all()
         records = (
             DealRecord(i, number, revision, status, record, pot, at, entries.get(i, {}))
@@ -379,25 +395,21 @@ class Book:
         )
         return list(revisions(records, strict))
 
-    def deal_entries(self, deal: DealRevision) -> dict[str, int]:
-        query = select(E.account, E.chips).where(E.deal_id == deal.id)
-        return {account: chips for account, chips in self.db.execute(query).all()}
-
-    def entries_by_deal(self, row: SessionRow) -> dict[int | None, dict[str, int]]:
-        query = select(E.deal_id, E.account, E.chips).where(E.session_id == row.id)
+    def entries_by_deal(self) -> dict[int | None, dict[str, int]]:
+        query = select(E.deal_id, E.account, E.chips).where(E.session_id == self.row.id)
         out: dict[int | None, dict[str, int]] = {}
         for deal_id, account, chips in self.db.execute(query).all():
             out.setdefault(deal_id, {})[account] = chips
         return out
 
-    def revisions(self, row: SessionRow, number: int) -> list[Revision]:
+    def revisions(self, number: int) -> list[Revision]:
         """Every version of deal `number` with its entries, the first first (none: no such
         deal)."""
         if number > MAX_ID:
             return []
         query = (
             select(D.id, D.number, D.revision, D.status, D.record_json, D.pot_after)
-            .where(D.session_id == row.id, D.number == number)
+            .where(D.session_id == self.row.id, D.number == number)
             .order_by(D.revision)
         )
         found = self.db.execute(query).all()
@@ -412,12 +424,12 @@ class Book:
             revisions(DealRecord(*f)._replace(entries=entries.get(f.id, {})) for f in found)
         )
 
-    def around(self, row: SessionRow, number: int) -> tuple[LiveDeal | None, list[LiveDeal]]:
+    def around(self, number: int) -> tuple[LiveDeal | None, list[LiveDeal]]:
         """What a correction of deal `number` needs: the last live deal before it, and
         the live deals from it on, with their entries (none past the last number given)."""
-        if not 0 < number <= self.state(row, whole_roster=False).number:
+        if not 0 < number <= self.state(whole_roster=False).number:
             return None, []
-        from_here = D.session_id == row.id, D.status == "live", D.number >= number
+        from_here = D.session_id == self.row.id, D.status == "live", D.number >= number
         found = self.db.execute(select(*LIVE_COLUMNS).where(*from_here).order_by(D.number)).all()
         entries: dict[int, dict[str, int]] = {}
         ids = select(D.id).where(*from_here)
@@ -427,39 +439,39 @@ class Book:
             entries.setdefault(deal_id, {})[account] = chips
         previous = self.db.execute(
             select(*LIVE_COLUMNS)
-            .where(D.session_id == row.id, D.status == "live", D.number < number)
+            .where(D.session_id == self.row.id, D.status == "live", D.number < number)
             .order_by(D.number.desc())
             .limit(1)
         ).first()
         before = live_deal(previous) if previous else None
         return before, [live_deal(f, entries.get(f.id)) for f in found]
 
-    def live_version(self, row: SessionRow, number: int) -> LiveDeal:
+    def live_version(self, number: int) -> LiveDeal:
         """Deal `number` as it stands (refused in amend's words when it is not live)."""
-        state = self.state(row, whole_roster=False)
+        state = self.state(whole_roster=False)
         found = None
         if 0 < number <= state.number:
             found = self.db.execute(
                 select(*LIVE_COLUMNS).where(
-                    D.session_id == row.id, D.number == number, D.status == "live"
+                    D.session_id == self.row.id, D.number == number, D.status == "live"
                 )
             ).first()
         return core.target(state, number, [live_deal(found)] if found else [])
 
     # --- writing deals --------------------------------------------------------
 
-    def record(self, row: SessionRow, options: DealOptions) -> core.Recorded:
+    def record(self, options: DealOptions) -> core.Recorded:
         """A new deal at the end, dealt by rotation (`core.record`)."""
-        return self._record(row, core.record(self.state(row, whole_roster=False), options))
+        return self._record(core.record(self.state(whole_roster=False), options))
 
-    def pass_(self, row: SessionRow, options: DealOptions | None) -> core.Recorded:
-        return self._record(row, core.pass_out(self.state(row, whole_roster=False), options))
+    def pass_(self, options: DealOptions | None) -> core.Recorded:
+        return self._record(core.pass_out(self.state(whole_roster=False), options))
 
-    def _record(self, row: SessionRow, done: core.Recorded) -> core.Recorded:
+    def _record(self, done: core.Recorded) -> core.Recorded:
         deal_id = self.db.execute(
             NEW_DEAL,
             {
-                "session_id": row.id,
+                "session_id": self.row.id,
                 "number": done.number,
                 "revision": 1,
                 "status": "live",
@@ -468,28 +480,28 @@ class Book:
                 "recorded_at": now(),
             },
         ).scalar_one()
-        self._post(row, deal_id, done.postings)
-        self._save(row, core.identified(done.state, done.number, deal_id))
+        self._post(deal_id, done.postings)
+        self._save(core.identified(done.state, done.number, deal_id))
         return done
 
-    def _post(self, row: SessionRow, deal_id: int | None, changes: core.Chips) -> None:
+    def _post(self, deal_id: int | None, changes: core.Chips) -> None:
         rows = [
-            {"session_id": row.id, "deal_id": deal_id, "account": account, "chips": chips}
+            {"session_id": self.row.id, "deal_id": deal_id, "account": account, "chips": chips}
             for account, chips in changes.items()
             if chips
         ]
         if rows:
             self.db.execute(NEW_ENTRIES, rows)
 
-    def amend(self, row: SessionRow, number: int, options: DealOptions) -> core.Amended:
-        before, later = self.around(row, number)
-        done = core.amend(self.state(row), number, options, before, later)
+    def amend(self, number: int, options: DealOptions) -> core.Amended:
+        before, later = self.around(number)
+        done = core.amend(self.state(), number, options, before, later)
         self.db.execute(update(DealRevision).where(D.id == done.replaced).values(status="replaced"))
         self.db.execute(delete(ENTRIES).where(E.deal_id == done.replaced))
         new_id = self.db.execute(
             NEW_DEAL,
             {
-                "session_id": row.id,
+                "session_id": self.row.id,
                 "number": number,
                 "revision": done.revision,
                 "status": "live",
@@ -498,29 +510,29 @@ class Book:
                 "recorded_at": now(),
             },
         ).scalar_one()
-        self._post(row, new_id, done.entries)
-        self._rewrite(row, done.rescored)
-        self._save(row, core.identified(done.state, number, new_id))
+        self._post(new_id, done.entries)
+        self._rewrite(done.rescored)
+        self._save(core.identified(done.state, number, new_id))
         return done
 
-    def void(self, row: SessionRow, number: int) -> core.Voided:
-        before, later = self.around(row, number)
-        return self._void(row, core.void(self.state(row), number, before, later))
+    def void(self, number: int) -> core.Voided:
+        before, later = self.around(number)
+        return self._void(core.void(self.state(), number, before, later))
 
-    def undo(self, row: SessionRow) -> core.Voided:
-        state = self.state(row)
+    def undo(self) -> core.Voided:
+        state = self.state()
         last = state.last_live
-        before, later = self.around(row, last.number) if last else (None, [])
-        return self._void(row, core.undo(state, before, later))
+        before, later = self.around(last.number) if last else (None, [])
+        return self._void(core.undo(state, before, later))
 
-    def _void(self, row: SessionRow, done: core.Voided) -> core.Voided:
+    def _void(self, done: core.Voided) -> core.Voided:
         self.db.execute(update(DealRevision).where(D.id == done.voided).values(status="voided"))
         self.db.execute(delete(ENTRIES).where(E.deal_id == done.voided))
-        self._rewrite(row, done.rescored)
-        self._save(row, done.state)
+        self._rewrite(done.rescored)
+        self._save(done.state)
         return done
 
-    def _rewrite(self, row: SessionRow, rescored: Sequence[Rescored]) -> None:
+    def _rewrite(self, rescored: Sequence[Rescored]) -> None:
         """The entries and pots of the later deals a correction scored anew."""
         stale = [r.id for r in rescored if r.entries_changed]
         if stale:
@@ -528,7 +540,7 @@ class Book:
             self.db.execute(
                 insert(ENTRIES),
                 [
-                    {"session_id": row.id, "deal_id": r.id, "account": account, "chips": chips}
+                    {"session_id": self.row.id, "deal_id": r.id, "account": account, "chips": chips}
                     for r in rescored
                     if r.entries_changed
                     for account, chips in r.entries.items()
@@ -540,96 +552,104 @@ class Book:
 
     # --- the table changes ----------------------------------------------------
 
-    def join(self, row: SessionRow, name: str, after: str | None) -> str:
-        state = self.state(row)
-        done = core.join(state, self._person(clean_player(name)), after)
-        self._roster(row, [done.change])
-        self._save(row, done.state)
+    def join(self, name: str, after: str | None) -> str:
+        state = self.state()
+        done = core.join(state, self.book._person(clean_player(name)), after)
+        self._roster([done.change])
+        self._save(done.state)
         return done.player
 
-    def leave(self, row: SessionRow, name: str) -> str:
-        done = core.leave(self.state(row), name)
-        self._roster(row, [done.change])
-        self._save(row, done.state)
+    def leave(self, name: str) -> str:
+        done = core.leave(self.state(), name)
+        self._roster([done.change])
+        self._save(done.state)
         return done.player
 
-    def _roster(self, row: SessionRow, changes: Iterable[RosterChange]) -> None:
-        self.db.execute(insert(ROSTER), [{"session_id": row.id, **asdict(c)} for c in changes])
+    def _roster(self, changes: Iterable[RosterChange]) -> None:
+        self.db.execute(insert(ROSTER), [{"session_id": self.row.id, **asdict(c)} for c in changes])
 
-    def roster(self, row: SessionRow) -> list[RosterChange]:
+    def roster(self) -> list[RosterChange]:
         """Every change to who sits, in the order they were made."""
         query = (
             select(R.from_deal, R.kind, R.player, R.seat)
-            .where(R.session_id == row.id)
+            .where(R.session_id == self.row.id)
             .order_by(R.id)
         )
         return [RosterChange(*change) for change in self.db.execute(query).all()]
 
-    def net_money(
-        self, rows: Sequence[SessionRow]
-    ) -> tuple[dict[str, Decimal], str, Decimal | None]:
-        """Each party's net money over these sessions, their currency, and their one chip
-        value (`core.net_money`; an open session counted as if closed with the pot split)."""
-        return core.net_money(
-            [
-                (
-                    core.as_if_closed(
-                        self._totals(r), r.opening_pot, self.seating(r), r.closed_at is not None
-                    ),
-                    Decimal(r.chip_value),
-                    r.currency,
-                )
-                for r in rows
-            ]
+    def as_if_closed(self) -> dict[str, int]:
+        """Each party's chips, the pot's (without its opening) included, as a settlement
+        counts them (`core.as_if_closed`: an open session as if split now)."""
+        return core.as_if_closed(
+            self._totals(), self.row.opening_pot, self.seating(), self.row.closed_at is not None
         )
 
-    def close_plan(self, row: SessionRow, pot_to: str) -> ClosePlan:
-        """What closing would do, without doing it: shown before a close is confirmed."""
-        return core.close_plan(self.state(row, whole_roster=False), pot_to)
+    def carried_into(self) -> str | None:
+        """The name of the session that carried on this one's pot, if one did."""
+        found = self.db.execute(select(S.name).where(S.carried_from == self.row.id)).first()
+        return found[0] if found else None
 
-    def close(self, row: SessionRow, pot_to: str, confirmed: ClosePlan | None = None) -> ClosePlan:
-        done = core.close(self.state(row, whole_roster=False), pot_to, confirmed)
+    def opened(self, opening: core.Opening, rules: Rules) -> None:
+        """The session just started: its opening seating written, its state kept."""
+        self._roster(opening.changes)
+        self._kept = (core.opened(opening, rules), True)
+
+    def close_plan(self, pot_to: str) -> ClosePlan:
+        """What closing would do, without doing it: shown before a close is confirmed."""
+        return core.close_plan(self.state(whole_roster=False), pot_to)
+
+    def close(self, pot_to: str, confirmed: ClosePlan | None = None) -> ClosePlan:
+        done = core.close(self.state(whole_roster=False), pot_to, confirmed)
         plan = done.plan
-        self._post(row, None, done.postings)
-        row.pot_to = plan.pot_to
-        row.closed_at = now()
+        self._post(None, done.postings)
+        self.row.pot_to = plan.pot_to
+        self.row.closed_at = now()
         self.db.execute(
             insert(CLOSES).values(
-                session_id=row.id,
+                session_id=self.row.id,
                 pot_to=plan.pot_to,
                 pot=plan.pot,
                 shares_json=json.dumps(dict(done.postings), ensure_ascii=False, sort_keys=True),
-                closed_at=row.closed_at,
+                closed_at=self.row.closed_at,
             )
         )
-        self._save(row, done.state)
+        self._save(done.state)
         return plan
 
-    def closes(self, row: SessionRow) -> list[CloseRecord]:
+    def closes(self) -> list[CloseRecord]:
         """Every close of the session, those taken back by `reopen` included, oldest first."""
         query = select(C.pot_to, C.pot, C.shares_json, C.status, C.closed_at).where(
-            C.session_id == row.id
+            C.session_id == self.row.id
         )
         return [
             CloseRecord(pot_to, pot, json.loads(shares), status == "live", closed_at)
             for pot_to, pot, shares, status, closed_at in self.db.execute(query.order_by(C.id))
         ]
 
-    def reopen(self, row: SessionRow) -> SessionRow:
+    def reopen(self) -> None:
         """Take back a close: its shares of the pot are voided and kept in the record."""
-        state = self.state(row, whole_roster=False)
-        shares = self.entries_by_deal(row).get(None, {}) if state.closed else {}
-        done = core.reopen(state, shares, self._carried_into(row) if state.closed else None)
-        self.db.execute(delete(ENTRIES).where(E.session_id == row.id, E.deal_id.is_(None)))
+        state = self.state(whole_roster=False)
+        shares = self.entries_by_deal().get(None, {}) if state.closed else {}
+        done = core.reopen(state, shares, self.carried_into() if state.closed else None)
+        self.db.execute(delete(ENTRIES).where(E.session_id == self.row.id, E.deal_id.is_(None)))
         self.db.execute(
             update(CLOSES)
-            .where(C.session_id == row.id, C.status == "live")
+            .where(C.session_id == self.row.id, C.status == "live")
             .values(status="voided", reopened_at=now())
         )
-        row.pot_to = None
-        row.closed_at = None
-        self._save(row, done.state)
-        return row
+        self.row.pot_to = None
+        self.row.closed_at = None
+        self._save(done.state)
+
+
+def net_money(
+    stores: Sequence[SessionStore],
+) -> tuple[dict[str, Decimal], str, Decimal | None]:
+    """Each party's net money over these sessions, their currency, and their one chip
+    value (`core.net_money`)."""
+    return core.net_money(
+        [(s.as_if_closed(), Decimal(s.row.chip_value), s.row.currency) for s in stores]
+    )
 
 
 @cache
