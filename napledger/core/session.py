@@ -29,7 +29,7 @@ from napledger.core.options import DealOptions, make_deal
 from napledger.core.rules import Deal, Rules, score_deal
 from napledger.core.rules.model import fold
 from napledger.core.rules.scoring import close_transfers
-from napledger.core.rules.texts import game_name
+from napledger.core.rules.texts import game_name, player_count
 from napledger.core.seating import RosterChange, next_dealer
 from napledger.core.words import N_, _
 
@@ -267,14 +267,7 @@ def start(
     known), its terms checked by `session_terms`. Without a chip value or currency it
     takes those of the session whose pot it carries on, else 1 and none."""
     if not rules.min_players <= len(seating) <= rules.max_players:
-        raise NapError(
-            _("{game} is for {least}-{most} players, not {count}").format(
-                game=game_name(rules),
-                least=rules.min_players,
-                most=rules.max_players,
-                count=len(seating),
-            )
-        )
+        raise NapError(player_count(rules, len(seating)))
     first = match_player(dealer, seating) if dealer else seating[0]
     opening, carried = 0, None
     if carry is not None:
@@ -339,6 +332,7 @@ def opened(opening: Opening, rules: Rules) -> SessionState:
 
 
 def still_open(state: SessionState) -> SessionState:
+    """The state, refused once closed: a closed session takes no deal or change of seats."""
     if state.closed:
         raise NapError(
             _(
@@ -426,9 +420,9 @@ def amend(
     before: LiveDeal | None,
     later: Sequence[LiveDeal],
 ) -> Amended:
-    """Deal `number` corrected (docs/rules.md, "Choices napledger made
-    where the rules are silent"): what `options`
-    give replaces what was recorded, and the deals after it are scored again.
+    """Deal `number` corrected: what `options` give replaces what was recorded (the old
+    version stays, replaced), and the deals after it are scored again (docs/rules.md,
+    "Choices napledger made where the rules are silent").
 
     `before` is the last live deal before `number` (None: none), `later` the live deals
     from `number` on, in order, with their postings: all a correction can change.
@@ -539,9 +533,8 @@ def identified(state: SessionState, number: int, deal_id: int) -> SessionState:
 
 
 def join(state: SessionState, player: str, after: str | None = None) -> Seated:
-    """`player` (as the session spells them) sits down, after `after` or at the end
-    (docs/rules.md, "Who deals": joins take
-    effect from the next deal), from the next deal on."""
+    """`player` (as every session spells them) sits down in a new chair after `after`,
+    or at the end, from the next deal on (docs/rules.md, "Who deals")."""
     still_open(state)
     seating = list(state.seating)
     rules = state.rules
