@@ -41,12 +41,12 @@ def build_database(path: Path, deals: int, seed: int = 1) -> None:
     """One session of ``deals`` deals, scored and posted as `hand` would post them."""
     from sqlalchemy import insert
 
-    from napledger.core.history import deal_to_json
     from napledger.core.ledger import POT, postings
     from napledger.core.options import DealOptions, make_deal
     from napledger.core.rules import Deal, score_deal
     from napledger.core.rules.load import load_rules
     from napledger.store.api import Database
+    from napledger.store.codec import deal_to_json
     from napledger.store.models import DealRevision, entries
 
     rng = random.Random(seed)

@@ -41,13 +41,13 @@ from typing import Any
 
 from sqlalchemy import event, func, insert, select
 
-from napledger.core.history import deal_to_json
 from napledger.core.ledger import postings
 from napledger.core.options import DealOptions, make_deal
 from napledger.core.rules import Deal, load_preset
 from napledger.core.rules.scoring import replay
 from napledger.store import db as store_db
 from napledger.store.api import Database
+from napledger.store.codec import deal_to_json
 from napledger.store.models import DealRevision, entries
 
 PLAYERS = ("Ann", "Ben", "Cat", "Dan", "Eve")

@@ -29,12 +29,12 @@ from pathlib import Path
 
 from sqlalchemy import insert
 
-from napledger.core.history import deal_to_json
 from napledger.core.ledger import postings
 from napledger.core.rules import Deal, Rules, load_preset
 from napledger.core.rules.load import with_overrides
 from napledger.core.rules.scoring import replay
 from napledger.store.api import Database
+from napledger.store.codec import deal_to_json
 from napledger.store.models import DealRevision, entries
 
 SESSIONS = 1_000

@@ -12,13 +12,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from napledger.core.history import (
-    DealRecord,
-    deal_from_json,
-    deal_to_json,
-    final_pot,
-    score_history,
-)
+from napledger.core.history import Revision, final_pot, score_history
 from napledger.core.ledger import imbalance, postings
 from napledger.core.rules.scoring import replay
 
@@ -37,14 +31,14 @@ def test_the_history_is_the_replay_of_the_live_deals(evening, statuses):
     rules, deals, opening = evening
     statuses = [*statuses, *["live"] * len(deals)][: len(deals)]
     records = [
-        DealRecord(i, i, 1, status, deal_to_json(deal), 0, WHEN)
+        Revision(i, i, 1, status, deal, 0, WHEN)
         for i, (deal, status) in enumerate(zip(deals, statuses, strict=True), 1)
     ]
     live = [deal for deal, status in zip(deals, statuses, strict=True) if status == "live"]
     expected = iter(replay(rules, live, opening))
     history = score_history(rules, records, opening)
     for record, scored in zip(records, history, strict=True):
-        assert scored.deal == deal_from_json(record.record_json)
+        assert scored.deal == record.deal
         if scored.live:
             want = next(expected)
             assert scored.transfers == want.transfers and scored.pot_after == want.pot_after

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from napledger.core.errors import NapError
-from napledger.core.history import DealRecord, ScoredDeal, final_pot, score_history
+from napledger.core.history import Revision, ScoredDeal, final_pot, score_history
 from napledger.core.ledger import account_name, imbalance, postings
 from napledger.core.numbers import written
 from napledger.core.rules import rules_from_dict
@@ -74,7 +74,7 @@ class SessionRecords:
     pot_to: str | None
     seating: tuple[str, ...]
     first_dealer: str
-    deals: Sequence[DealRecord]  # every revision, by number then revision
+    deals: Sequence[Revision]  # every revision, by number then revision (read or not)
     closing: Mapping[str, int]  # the entries of the close
     roster: Sequence[RosterChange]
     next_number: int
@@ -195,7 +195,7 @@ def check_carried(s: SessionRecords, problem: ProblemMaker) -> list[Problem]:
     return []
 
 
-def numbering(deals: Sequence[DealRecord], problem: ProblemMaker) -> list[Problem]:
+def numbering(deals: Sequence[Revision], problem: ProblemMaker) -> list[Problem]:
     """Deals are numbered 1, 2, 3, ... with no gap, each number live at most once."""
     problems = []
     numbers = sorted({d.number for d in deals})

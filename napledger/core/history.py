@@ -1,15 +1,15 @@
 """A session's history: its deal records turned into scored deals, in one place.
 
-Everything that shows or checks what happened — the scoreboard's store, `hands`, amend's
-re-derivation, the export, `verify` and `stats` — reads the history from `score_history`,
-so a deal is scored the same way everywhere. Pure: the store fetches, this derives.
+Everything that shows or checks what happened — `hands`, the export, `verify` and
+`stats` — reads the history from `score_history`, so a deal is scored the same way
+everywhere. Pure: the store fetches and reads the records (napledger/store/codec.py),
+this derives.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
 from types import MappingProxyType
@@ -20,39 +20,20 @@ from napledger.core.ledger import POT, Transfer, postings
 from napledger.core.rules import Deal, Rules, score_deal
 
 
-def deal_to_json(deal: Deal) -> str:
-    return json.dumps(asdict(deal), ensure_ascii=False)
-
-
-def deal_from_json(text: str) -> Deal:
-    raw = json.loads(text)
-    return Deal(
-        seated=tuple(raw["seated"]),
-        dealer=raw["dealer"],
-        bid=raw["bid"],
-        bidder=raw["bidder"],
-        tricks=raw["tricks"],
-        made=raw["made"],
-        revoker=raw["revoker"],
-        peeps=tuple(raw["peeps"]),
-        buys=tuple((p, n) for p, n in raw["buys"]),
-        note=raw.get("note"),  # records from before notes have none
-        dealer_named=raw.get("dealer_named"),  # older records cannot say
-    )
-
-
-class DealRecord(NamedTuple):
-    """One stored revision of a deal, as the store fetched it (the record and what is kept
-    beside it). A named tuple: `stats` reads tens of thousands of them straight from rows."""
+class Revision(NamedTuple):
+    """One stored revision of a deal with its record read (the store's codec reads it:
+    napledger/store/codec.py) and what is kept beside it. A named tuple: `stats` reads
+    tens of thousands of them."""
 
     id: int
     number: int
     revision: int
     status: str  # live, voided or replaced
-    record_json: str
+    deal: Deal | None  # None: the record could not be read (`error` says why)
     pot_after: int  # as stored
     recorded_at: datetime | None = None  # None where the reader has no use for it
     entries: Mapping[str, int] = MappingProxyType({})  # the stored postings
+    error: str | None = None  # why the record could not be read
 
     @property
     def live(self) -> bool:
@@ -119,7 +100,7 @@ def deal_label(number: int, revision: int) -> str:
 
 def score_history(
     rules: Rules,
-    records: Iterable[DealRecord],
+    records: Iterable[Revision],
     opening_pot: int,
     strict: bool = True,
     stored_pots: bool = False,
@@ -131,7 +112,7 @@ def score_history(
 
 def scored_deals(
     rules: Rules,
-    records: Iterable[DealRecord],
+    records: Iterable[Revision],
     opening_pot: int,
     strict: bool = True,
     stored_pots: bool = False,
@@ -140,8 +121,9 @@ def scored_deals(
     """Score every live deal in order, each seeing the pot the live deals before it left.
 
     Records come in the order they are listed (by number, then revision). A record that
-    cannot be read or scored raises, unless `strict` is off (verify): then it carries the
-    error, and the deals after it go on from the pot stored beside it.
+    cannot be scored raises, unless `strict` is off (verify): then it carries the error,
+    as one the store could not read does, and the deals after it go on from the pot
+    stored beside it.
 
     With `stored_pots`, each deal sees the pot stored after the live deal before it (which
     `verify` vouches for) and is scored only if its transfers are read: `stats` over
@@ -152,16 +134,14 @@ def scored_deals(
     """
     pot = opening_pot
     for record in records:
-        deal: Deal | None = None
         transfers: tuple[Transfer, ...] | None = None
         pot_before, passed_before = pot, after_pass
         pot_after: int | None = None
-        error: str | None = None
+        deal, error = record.deal, record.error
         try:
-            deal = deal_from_json(record.record_json)
-            if record.live and stored_pots:
+            if deal is not None and record.live and stored_pots:
                 pot_after = record.pot_after
-            elif record.live:
+            elif deal is not None and record.live:
                 transfers = tuple(score_deal(rules, deal, pot, after_pass))
                 pot_after = pot + postings(transfers).get(POT, 0)
         except (NapError, ValueError, KeyError, TypeError) as problem:

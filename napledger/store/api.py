@@ -35,8 +35,8 @@
 Values in are plain (str, int, Decimal, `DealOptions`); values out are the frozen
 dataclasses of `views.py` and `history.py`; a failure is a `NapError` with one line to
 show, and the transaction is rolled back. A new call (say `reopen`) is one method of
-`SessionAPI` that checks `self._writable()` (or not), works on `self.book` and
-`self.row`, and returns such a value. A `Database` may serve several threads (a web
+`SessionAPI` that checks `self._writable()` (or not), works on `self.store` (the store
+bound to the session, napledger/store/book.py), and returns such a value. A `Database` may serve several threads (a web
 server): each request opens its own transaction.
 """
 
@@ -50,15 +50,15 @@ from datetime import datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
+from napledger.core import expect
 from napledger.core.errors import NapError
-from napledger.core.history import deal_from_json, deal_label, score_history
-from napledger.core.ledger import postings
+from napledger.core.history import score_history
 from napledger.core.money import places
-from napledger.core.options import DealOptions, make_deal
+from napledger.core.options import DealOptions
 from napledger.core.rules import Deal, Rules
-from napledger.core.rules.scoring import describe as describe_deal
+from napledger.core.session import pass_options, still_open
 from napledger.core.words import _
-from napledger.store.book import Book, session_info, still_open
+from napledger.store.book import Book, SessionStore, net_money, session_info
 from napledger.store.db import (
     APPLIED,
     OpenedFile,
@@ -217,7 +217,7 @@ class Transaction:
         self.write = write
 
     def sessions(self) -> list[Scoreboard]:
-        return [self.book.table(row) for row in self.book.sessions()]
+        return [self.book.session(row).scoreboard() for row in self.book.sessions()]
 
     def current_id(self) -> int | None:
         return self.book.current_id()
@@ -243,7 +243,7 @@ class Transaction:
         row = self.book.create(
             name, rules, players, chip_value, currency, dealer, carry_from, language
         )
-        return self.book.table(row)
+        return self.book.session(row).scoreboard()
 
     def use(self, ref: str) -> SessionInfo:
         row = self.book.find(ref)
@@ -273,12 +273,12 @@ class Transaction:
         ]
 
     def settlement(self, refs: Iterable[str | None]) -> Settlement:
-        return settlement(self.book, self.book.find_many(refs))
+        return settlement([self.book.session(r) for r in self.book.find_many(refs)])
 
     def export_data(self, info: SessionInfo) -> SessionExport:
         from napledger.store.exporting import session_export
 
-        return session_export(self.book, self.book.find(str(info.id)))
+        return session_export(self.book.session(self.book.find(str(info.id))))
 
     def known_players(self) -> list[str]:
         from napledger.store.tallies import known_players
@@ -296,10 +296,11 @@ class Transaction:
         return verify(self.book)
 
 
-def settlement(book: Book, rows: Sequence[SessionRow]) -> Settlement:
+def settlement(stores: Sequence[SessionStore]) -> Settlement:
     from napledger.core.settle import settle
 
-    net, currency, chip_value = book.net_money(rows)
+    net, currency, chip_value = net_money(stores)
+    rows = [s.row for s in stores]
     return Settlement(
         sessions=tuple(session_info(r) for r in rows),
         net=net,
@@ -316,6 +317,7 @@ class SessionAPI:
     def __init__(self, book: Book, row: SessionRow, write: bool = False) -> None:
         self.book = book
         self.row = row
+        self.store = book.session(row)  # what it reads and writes, bound to the session
         self.write = write
 
     # --- reading ----------------------------------------------------------------
@@ -325,32 +327,30 @@ class SessionAPI:
         return session_info(self.row)
 
     def scoreboard(self) -> Scoreboard:
-        return self.book.table(self.row)
+        return self.store.scoreboard()
 
     def history(self, with_roster: bool = True) -> History:
         """Every revision of every deal, scored; and (unless not wanted) who sat when and
         every close."""
         return History(
             scoreboard=self.scoreboard(),
-            deals=score_history(
-                self.book.rules(self.row), self.book.records(self.row), self.row.opening_pot
-            ),
-            roster=self.book.roster(self.row) if with_roster else (),
-            closes=self.book.closes(self.row) if with_roster else (),
+            deals=score_history(self.store.rules(), self.store.records(), self.row.opening_pot),
+            roster=self.store.roster() if with_roster else (),
+            closes=self.store.closes() if with_roster else (),
         )
 
     def view(self) -> TableView:
-        row = self.row
+        state = self.store.state(whole_roster=False)
         return TableView(
-            name=row.name,
-            seated=self.book.seating(row),
-            rules=self.book.rules(row),
-            number=self.book.next_number(row),
-            dealer=None if row.closed_at else self.book.dealer_now(row),
+            name=state.name,
+            seated=state.seating,
+            rules=state.rules,
+            number=state.next_number,
+            dealer=state.dealer,
         )
 
     def settlement(self) -> Settlement:
-        return settlement(self.book, [self.row])
+        return settlement([self.store])
 
     def last_change(self) -> tuple[object, ...]:
         """A cheap fingerprint that differs as soon as anything in the session changes,
@@ -362,8 +362,8 @@ class SessionAPI:
     def deal(self, number: int) -> tuple[int, Deal]:
         """Deal `number` as it stands: its live version and record (refused in amend's
         words when there is no such deal, or every version of it is voided)."""
-        found = self.book.deal(self.row, number)
-        return found.revision, deal_from_json(found.record_json)
+        found = self.store.live_version(number)
+        return found.revision, found.deal
 
     def deals_since(self, after_id: int) -> list[tuple[int, str]]:
         """Deal revisions recorded after the one with id `after_id`: (id, "N" or "N.2")."""
@@ -373,72 +373,37 @@ class SessionAPI:
 
     # --- the table changes ------------------------------------------------------
 
-    def _writable(self, open_only: bool = True) -> SessionRow:
-        """The session's row to change; unless `open_only` is False, only while it is open."""
+    def _writable(self, open_only: bool = True) -> SessionStore:
+        """The session's store to change; unless `open_only` is False, only while it is open."""
         if not self.write:
             raise NapError("this session was opened for reading")  # a front end's bug
-        return still_open(self.row) if open_only else self.row
+        if open_only:
+            still_open(self.store.state(whole_roster=False))
+        return self.store
 
-    # A write may name the state it was prepared against (`expect_…`): a page or a phone
-    # that retries after a lost answer, or a keeper who saw an older board. A repeat of a
-    # write already done is answered with what it did; against a newer state it is
-    # refused, saying what changed. Without them, each call does as it always did.
+    # A write may name the state it was prepared against (`expect_…`): the core's
+    # `expect` module decides whether it is a repeat (answered with what it did) or
+    # refused; without them, each call does as it always did.
 
     def record(self, options: DealOptions, expect_number: int | None = None) -> DealResult:
         """A played or passed deal, on top of a fresh deal dealt by rotation; with
         `expect_number`, only as that deal (deal N already recording the same: that)."""
-        row = self._writable()
-        b = self.book
+        b = self._writable()
         if expect_number is not None:
-            done = self._recorded_already(row, options, expect_number)
-            if done is not None:
-                return done
-        fresh = Deal(seated=b.seating(row), dealer=b.dealer_now(row), dealer_named=False)
-        deal = make_deal(options, b.rules(row), fresh, b.everyone(row))
-        number, transfers = b.record(row, deal)
-        # The deal just recorded is the last live one: its dealer gives the next.
-        return DealResult(number, 1, deal, postings(transfers), b.table(row, deal))
-
-    def _recorded_already(
-        self, row: SessionRow, options: DealOptions, number: int
-    ) -> DealResult | None:
-        """None when deal `number` is the next to record; its result when it already
-        records what `options` ask; else a refusal saying what deal `number` is."""
-        b = self.book
-        upcoming = b.next_number(row)
-        if number == upcoming:
-            return None
-        first = b.revisions(row, number)[:1] if 0 < number < upcoming else []
-        if not first:
-            raise NapError(
-                _("the next deal is {next}, not {n}; nothing changed").format(
-                    next=upcoming, n=number
-                )
+            versions = b.revisions(expect_number)
+            first = expect.recorded_already(
+                b.state(whole_roster=False), options, expect_number, next(iter(versions), None)
             )
-        rules = b.rules(row)
-        old = deal_from_json(first[0].record_json)
-        base = Deal(seated=old.seated, dealer=old.dealer, dealer_named=old.dealer_named)
-        try:
-            asked: Deal | None = make_deal(options, rules, base, b.everyone(row))
-        except NapError:  # it could not even be dealt that way: not the same deal
-            asked = None
-        if asked == old:
-            return DealResult(number, 1, old, b.deal_entries(first[0]), b.table(row))
-        raise NapError(
-            _(
-                "deal {n} was recorded meanwhile ({deal}); nothing changed (the next deal is {next})"
-            ).format(n=number, deal=describe_deal(rules, old), next=upcoming)
-        )
+            if first is not None and first.deal is not None:
+                return DealResult(first.number, 1, first.deal, first.entries, b.scoreboard())
+        recorded = b.record(options)
+        return DealResult(recorded.number, 1, recorded.deal, recorded.postings, b.scoreboard())
 
     def pass_(
         self, options: DealOptions | None = None, expect_number: int | None = None
     ) -> DealResult:
         """A passed-out deal: only antes and fees; the bid and result options are ignored."""
-        options = options or DealOptions()
-        kept = DealOptions(
-            dealer=options.dealer, peeps=options.peeps, buys=options.buys, note=options.note
-        )
-        return self.record(kept, expect_number)
+        return self.record(pass_options(options), expect_number)
 
     def amend(
         self,
@@ -453,130 +418,59 @@ class SessionAPI:
         made already: that); with `expect_next`, only if no deal was recorded since the
         next deal was that one (a keeper amending "the last deal" meant the newest).
         """
-        row = self._writable()
-        b = self.book
+        b = self._writable()
+        state = b.state(whole_roster=False)
         if expect_revision is not None:
-            done = self._amended_already(row, number, options, expect_revision)
-            if done is not None:
-                return done
+            versions = b.revisions(number)
+            live = expect.amended_already(state, number, options, expect_revision, versions)
+            if live is not None and live.deal is not None:
+                return DealResult(number, live.revision, live.deal, live.entries, b.scoreboard())
         if expect_next is not None:
-            self._nothing_recorded_since(row, expect_next)
-        old = deal_from_json(b.deal(row, number).record_json)
-        deal = make_deal(options, b.rules(row), old, b.everyone(row), amending=True)
-        if deal == old:
-            raise NapError(_("that is what deal {n} already says").format(n=number))
-        new = b.amend(row, number, deal)
-        return DealResult(new.number, new.revision, deal, b.deal_entries(new), b.table(row))
-
-    def _amended_already(
-        self, row: SessionRow, number: int, options: DealOptions, seen: int
-    ) -> DealResult | None:
-        b = self.book
-        versions = b.revisions(row, number)
-        live = next((v for v in versions if v.status == "live"), None)
-        if not versions or (live is not None and live.revision == seen):
-            return None  # as expected (or no such deal: amend says so)
-        shown = next((v for v in versions if v.revision == seen), None)
-        if shown is None:
-            raise NapError(
-                _("deal {n} has no version {label}; nothing changed").format(
-                    n=number, label=deal_label(number, seen)
-                )
-            )
-        if live is None:
-            raise NapError(_("deal {n} was voided meanwhile; nothing changed").format(n=number))
-        try:
-            asked: Deal | None = make_deal(
-                options, b.rules(row), deal_from_json(shown.record_json), b.everyone(row), True
-            )
-        except NapError:
-            asked = None
-        if asked is not None and live.revision > seen and asked == deal_from_json(live.record_json):
-            return DealResult(number, live.revision, asked, b.deal_entries(live), b.table(row))
-        raise NapError(
-            _("deal {n} was amended to {label} meanwhile; nothing changed").format(
-                n=number, label=deal_label(number, live.revision)
-            )
-        )
-
-    def _nothing_recorded_since(self, row: SessionRow, expect_next: int) -> None:
-        upcoming = self.book.next_number(row)
-        if upcoming == expect_next:
-            return
-        if expect_next < upcoming:
-            if upcoming - expect_next == 1:
-                since = _("deal {n} was recorded meanwhile; nothing changed")
-            else:
-                since = _("deals {n} to {last} were recorded meanwhile; nothing changed")
-            raise NapError(since.format(n=expect_next, last=upcoming - 1))
-        raise NapError(
-            _("the next deal is {next}, not {n}; nothing changed").format(
-                next=upcoming, n=expect_next
-            )
-        )
+            expect.nothing_recorded_since(state, expect_next)
+        amended = b.amend(number, options)
+        return DealResult(number, amended.revision, amended.deal, amended.entries, b.scoreboard())
 
     def undo(self, expected: int | None = None, expect_revision: int | None = None) -> Voided:
         """Void the last live deal; with `expected`, only if that is still its number (a
         page showing "Undo deal 5" must not void a deal 6 recorded elsewhere since), and
         with `expect_revision` still its version. Deal `expected` voided already: that."""
-        row = self._writable()
-        if expected is not None:
-            if self._voided_already(row, expected):
-                return Voided(expected, self.scoreboard())
-            last = self.book.last_live(row)
-            if last is not None and last.number != expected:
-                raise NapError(
-                    _("deal {n} is not the last deal (deal {last} is); nothing was voided").format(
-                        n=expected, last=last.number
-                    )
-                )
-            if last is not None and expect_revision not in (None, last.revision):
-                raise NapError(
-                    _("deal {n} was amended to {label} meanwhile; nothing was voided").format(
-                        n=expected, label=deal_label(expected, last.revision)
-                    )
-                )
-        gone = self.book.undo(row)
+        b = self._writable()
+        if expected is not None and expect.undo_expected(
+            b.state(), expected, expect_revision, b.revisions(expected)
+        ):
+            return Voided(expected, self.scoreboard())
+        gone = b.undo()
         return Voided(gone.number, self.scoreboard())
 
     def void(self, number: int, expect_revision: int | None = None) -> Voided:
         """Void deal `number`; with `expect_revision`, only if that is still its version
         (voided already: that)."""
-        row = self._writable()
-        if expect_revision is not None:
-            if self._voided_already(row, number):
-                return Voided(number, self.scoreboard())
-            live = next((v for v in self.book.revisions(row, number) if v.status == "live"), None)
-            if live is not None and live.revision != expect_revision:
-                raise NapError(
-                    _("deal {n} was amended to {label} meanwhile; nothing was voided").format(
-                        n=number, label=deal_label(number, live.revision)
-                    )
-                )
-        gone = self.book.void(row, number)
+        b = self._writable()
+        if expect_revision is not None and expect.void_expected(
+            number, expect_revision, b.revisions(number)
+        ):
+            return Voided(number, self.scoreboard())
+        gone = b.void(number)
         return Voided(gone.number, self.scoreboard())
 
-    def _voided_already(self, row: SessionRow, number: int) -> bool:
-        versions = self.book.revisions(row, number)
-        return bool(versions) and all(v.status != "live" for v in versions)
-
     def join(self, player: str, after: str | None = None) -> Seated:
-        name = self.book.join(self._writable(), player, after)
+        name = self._writable().join(player, after)
         return Seated(name, self.scoreboard())
 
     def leave(self, player: str) -> Seated:
-        name = self.book.leave(self._writable(), player)
+        name = self._writable().leave(player)
         return Seated(name, self.scoreboard())
 
     def close_plan(self, pot_to: str = "split") -> ClosePlan:
         """What `close` would do, without doing it: to ask before closing."""
-        return self.book.close_plan(self.row, pot_to)
+        return self.store.close_plan(pot_to)
 
     def close(self, pot_to: str = "split", confirmed: ClosePlan | None = None) -> Closed:
         """Close; with `confirmed` (the plan a person agreed to), only if it still holds."""
-        plan = self.book.close(self._writable(), pot_to, confirmed)
+        plan = self._writable().close(pot_to, confirmed)
         return Closed(plan.transfers, self.scoreboard())
 
     def reopen(self) -> Scoreboard:
         """Take back the close: it stays in the record, voided with the shares it paid."""
-        return self.book.table(self.book.reopen(self._writable(open_only=False)))
+        self._writable(open_only=False).reopen()
+        return self.store.scoreboard()

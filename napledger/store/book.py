@@ -1,15 +1,17 @@
-"""The session operations behind the session API (`api.py`), on one open transaction.
+"""The store of sessions, on one open transaction: it loads and saves, and decides nothing.
 
-The deal records are the truth: every change re-derives the entries (postings) of the
-deals it can affect from the session's frozen rules, so the pot is always consistent.
+`Book` finds and starts sessions; `SessionStore` (`book.session(row)`) is one session's.
+Each change loads the session's state (`napledger.core.session.SessionState`), asks the
+core's action for the new state and what it moved, and writes that: deal revisions, their
+entries (postings), the roster, the closes. The deal records are the truth: a correction
+rewrites the entries and pots of exactly the deals the core scored anew.
 """
 
 from __future__ import annotations
 
-import difflib
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, replace
 from decimal import Decimal
 from functools import cache
 from typing import Any
@@ -19,20 +21,20 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.sql.elements import BindParameter
 from sqlmodel import Session
 
+from napledger.core import session as core
 from napledger.core.errors import NapError
-from napledger.core.history import DealRecord, deal_from_json, deal_to_json, score_history
-from napledger.core.ledger import POT, Transfer, balances, postings
-from napledger.core.money import chip_value as checked_chip_value
-from napledger.core.money import currency_code
-from napledger.core.names import clean_player, clean_text, match_player
+from napledger.core.history import Revision
+from napledger.core.ledger import POT
+from napledger.core.names import clean_player
 from napledger.core.numbers import is_whole
-from napledger.core.rules import Deal, Rules, rules_from_dict, score_deal
+from napledger.core.options import DealOptions
+from napledger.core.rules import Rules, rules_from_dict
 from napledger.core.rules.load import rules_to_dict
 from napledger.core.rules.model import fold
-from napledger.core.rules.scoring import close_transfers
-from napledger.core.rules.texts import game_name
-from napledger.core.seating import RosterChange, next_dealer
-from napledger.core.words import N_, _
+from napledger.core.seating import RosterChange
+from napledger.core.session import ClosePlan, LiveDeal, Rescored, SessionState
+from napledger.core.words import _
+from napledger.store.codec import DealRecord, deal_from_json, deal_to_json, revisions
 from napledger.store.db import duplicate_key, upsert
 from napledger.store.models import DealRevision, SessionRow, now
 from napledger.store.models import balances as BALANCES
@@ -41,9 +43,9 @@ from napledger.store.models import entries as ENTRIES
 from napledger.store.models import meta as META
 from napledger.store.models import players as PLAYERS
 from napledger.store.models import roster as ROSTER
-from napledger.store.views import ClosePlan, CloseRecord, Scoreboard, SessionInfo
+from napledger.store.views import CloseRecord, Scoreboard, SessionInfo
 
-__all__ = ["Book", "cached_rules", "deal_from_json", "deal_to_json", "whole_number"]
+__all__ = ["Book", "SessionStore", "cached_rules", "net_money", "session_info", "whole_number"]
 
 CURRENT = "current_session"
 MAX_ID = 2**63 - 1  # the largest id or deal number a database column holds
@@ -70,15 +72,21 @@ CURRENT_ROW = select(SessionRow).where(
 ROW_BY_ID = select(SessionRow).where(S.id == bindparam("id"))
 ROW_BY_KEY = select(SessionRow).where(S.key == bindparam("key"))
 TOTALS = select(B.account, B.chips).where(B.session_id == SESSION)
+LIVE_COLUMNS = (D.id, D.number, D.revision, D.record_json, D.pot_after)
 LATEST = (
     select(
-        D.number,
+        *LIVE_COLUMNS,
         D.status,
-        D.record_json,
         select(func.count()).where(D.session_id == SESSION, D.status == "voided").scalar_subquery(),
     )
     .where(D.session_id == SESSION)
     .order_by(D.number.desc(), D.revision.desc())
+    .limit(1)
+)
+LAST_LIVE = (
+    select(*LIVE_COLUMNS)
+    .where(D.session_id == SESSION, D.status == "live")
+    .order_by(D.number.desc())
     .limit(1)
 )
 NEW_DEAL = insert(DEALS).returning(D.id)
@@ -94,22 +102,20 @@ def whole_number(text: str) -> int | None:
     return number if number <= MAX_ID else -1
 
 
-@dataclass(frozen=True)
-class Latest:
-    """Where a session's deals stand: what the next deal and the scoreboard need."""
-
-    number: int  # the highest deal number given (0: none yet); voided ones count
-    live: Deal | None  # the record of the last live deal (None: no live deal)
-    voided: int  # deal numbers voided: every number is live or voided, so N - voided are live
+def live_deal(row: Any, entries: dict[str, int] | None = None) -> LiveDeal:
+    """A live deal from its columns (`LIVE_COLUMNS`)."""
+    deal_id, number, revision, record, pot_after = row[:5]
+    return LiveDeal(deal_id, number, revision, deal_from_json(record), pot_after, entries or {})
 
 
 class Book:
-    """The book inside one transaction.
+    """The book inside one transaction: every session, found and started; `session(row)`
+    is the store of one of them.
 
     What a command reads twice within its transaction (the current session, its row,
-    where its deals stand, its totals) is read once: nobody else can change it meanwhile
-    (a writer holds the write lock; a reader sees one snapshot), and every change made
-    here updates or forgets what was kept.
+    its state) is read once: nobody else can change it meanwhile (a writer holds the
+    write lock; a reader sees one snapshot), and every change made here keeps the new
+    state the core gave back.
     """
 
     def __init__(self, db: Session) -> None:
@@ -118,13 +124,7 @@ class Book:
         self._rows: dict[int, SessionRow] = {}  # sessions found, by id
         self._keys: dict[str, int] = {}  # ... their ids by folded name
         self._locked: set[int] = set()  # ... and of those, the ones found for update
-        self._latest: dict[int, Latest] = {}
-        self._totals_kept: dict[int, dict[str, int]] = {}
-
-    def _forget(self, row: SessionRow) -> None:
-        """After a change to a session's deals or entries other than a new deal."""
-        self._latest.pop(row.id or 0, None)
-        self._totals_kept.pop(row.id or 0, None)
+        self._stores: dict[int, SessionStore] = {}  # each session's store, by id
 
     # --- sessions -------------------------------------------------------------
 
@@ -194,46 +194,25 @@ class Book:
         carry_from: str | None,
         language: str | None = None,
     ) -> SessionRow:
-        """A new session, made current. Without a chip value or currency it takes those of
-        the session whose pot it carries on, else 1 and none."""
-        name = clean_text(name, N_("session name"))
-        chip_value = None if chip_value is None else checked_chip_value(chip_value)
-        currency = None if currency is None else currency_code(currency)
-        if name.isdigit():
-            raise NapError(_("a session name cannot be only digits (numbers are session ids)"))
+        """A new session (`core.start` checks it), made current."""
+        name, chip_value, currency = core.session_terms(name, chip_value, currency)
         if self.db.execute(select(S.id).where(S.key == fold(name))).first():
-            raise NapError(_("there is already a session called {name!r}").format(name=name))
-        seating = self._players(players)
-        if not rules.min_players <= len(seating) <= rules.max_players:
-            raise NapError(
-                _("{game} is for {least}-{most} players, not {count}").format(
-                    game=game_name(rules),
-                    least=rules.min_players,
-                    most=rules.max_players,
-                    count=len(seating),
-                )
-            )
-        first = match_player(dealer, seating) if dealer else seating[0]
-        opening, carried = 0, None
-        if carry_from is not None:
-            source = self.find(carry_from, lock=True)
-            chip_value = Decimal(source.chip_value) if chip_value is None else chip_value
-            currency = source.currency if currency is None else currency
-            opening, carried = self._carried_pot(source, chip_value, currency), source.id
-        chip_value = Decimal(1) if chip_value is None else chip_value
-        currency = "" if currency is None else currency
+            raise core.name_taken(name)
+        seating = [self._person(p) for p in core.seating_of(players)]
+        carry = None if carry_from is None else self._carry_source(carry_from)
+        opening = core.start(name, rules, seating, dealer, chip_value, currency, carry)
         row = SessionRow(
-            name=name,
-            key=fold(name),
+            name=opening.name,
+            key=fold(opening.name),
             variant=rules.name,
             rules_json=json.dumps(rules_to_dict(rules), ensure_ascii=False),
-            chip_value=str(chip_value),
-            currency=currency,
-            seating_json=json.dumps(seating, ensure_ascii=False),
-            players_json=json.dumps(seating, ensure_ascii=False),
-            first_dealer=first,
-            opening_pot=opening,
-            carried_from=carried,
+            chip_value=str(opening.chip_value),
+            currency=opening.currency,
+            seating_json=json.dumps(opening.seating, ensure_ascii=False),
+            players_json=json.dumps(opening.seating, ensure_ascii=False),
+            first_dealer=opening.first_dealer,
+            opening_pot=opening.opening_pot,
+            carried_from=opening.carried_from,
             language=language,
         )
         self.db.add(row)
@@ -244,533 +223,439 @@ class Book:
                 raise  # another constraint: the transaction reports the database's reason
             # PostgreSQL: another table created it at the same moment (the only unique key
             # of a new session's row is its name's).
-            raise NapError(
-                _("there is already a session called {name!r}").format(name=name)
-            ) from None
-        self._roster(row, [RosterChange(1, "seat", p, i) for i, p in enumerate(seating)])
+            raise core.name_taken(name) from None
+        self.session(row).opened(opening, rules)
         self.set_current(row)
         return row
 
-    def _carried_pot(self, source: SessionRow, chip_value: Decimal, currency: str) -> int:
-        if source.pot_to != "carry":
-            raise NapError(
-                _("session {name!r} did not carry its pot (close it with --pot carry)").format(
-                    name=source.name
-                )
-            )
-        taken = self.db.execute(select(S.name).where(S.carried_from == source.id)).first()
-        if taken:
-            raise NapError(
-                _("the pot of {name!r} was already carried into {other!r}").format(
-                    name=source.name, other=taken[0]
-                )
-            )
-        if Decimal(source.chip_value) != chip_value or source.currency != currency:
-            # The box holds money: counted in other chips it would grow or shrink on the way.
-            raise NapError(
-                _(
-                    "the pot of {name!r} is in chips of {chip}; start this session with {options}"
-                ).format(
-                    name=source.name,
-                    chip=f"{source.chip_value} {source.currency}".strip(),
-                    options=f"--chip {source.chip_value}"
-                    + (f" --currency {source.currency}" if source.currency else ""),
-                )
-            )
-        return self.pot(source)
-
-    def _players(self, typed: Iterable[str]) -> list[str]:
-        """Clean names, one spelling per person across every session."""
-        seating: list[str] = []
-        for raw in typed:
-            name = clean_player(raw)
-            if any(fold(name) == fold(s) for s in seating):
-                raise NapError(_("{name} is named twice").format(name=name))
-            seating.append(self._person(name))
-        return seating
+    def _carry_source(self, ref: str) -> core.CarrySource:
+        source = self.find(ref, lock=True)
+        return core.CarrySource(
+            id=source.id or 0,
+            name=source.name,
+            pot_to=source.pot_to,
+            chip_value=Decimal(source.chip_value),
+            currency=source.currency,
+            pot=self.session(source).pot(),
+            carried_into=self.session(source).carried_into(),
+        )
 
     def _person(self, name: str) -> str:
+        """The player's name as every session spells it (the first spelling met)."""
         upsert(self.db, PLAYERS, {"name": name, "key": fold(name)}, ["key"])
         return str(self.db.execute(select(P.name).where(P.key == fold(name))).scalar_one())
 
+    # --- one session -----------------------------------------------------------
+
+    def session(self, row: SessionRow) -> SessionStore:
+        """The store of one session (kept: its state is read once per transaction)."""
+        store = self._stores.get(row.id or 0)
+        if store is None or store.row is not row:
+            store = self._stores[row.id or 0] = SessionStore(self, row)
+        return store
+
+
+class SessionStore:
+    """The store of one session inside the book's transaction, bound to its row (as
+    sqlite-utils binds `db.table(name)`): it loads the session's state, calls the core's
+    actions and saves what they return."""
+
+    def __init__(self, book: Book, row: SessionRow) -> None:
+        self.book = book
+        self.db = book.db
+        self.row = row
+        # The state as loaded or last changed, and whether its rotation is the whole
+        # roster (else the seating, which a deal at the end needs no more than).
+        self._kept: tuple[SessionState, bool] | None = None
+
+    @property
+    def info(self) -> SessionInfo:
+        return session_info(self.row)
+
     # --- reading state --------------------------------------------------------
 
-    def rules(self, row: SessionRow) -> Rules:
-        return cached_rules(row.rules_json)
+    def rules(self) -> Rules:
+        return cached_rules(self.row.rules_json)
 
-    def everyone(self, row: SessionRow) -> tuple[str, ...]:
+    def everyone(self) -> tuple[str, ...]:
         """Everyone who has sat this session, in the order they sat down."""
-        return tuple(json.loads(row.players_json))
+        return tuple(json.loads(self.row.players_json))
 
-    def seating(self, row: SessionRow) -> tuple[str, ...]:
-        return tuple(json.loads(row.seating_json))
+    def seating(self) -> tuple[str, ...]:
+        return tuple(json.loads(self.row.seating_json))
 
-    def pot(self, row: SessionRow) -> int:
-        return row.opening_pot + self._totals(row).get(POT, 0)
+    def pot(self) -> int:
+        return self.row.opening_pot + self._totals().get(POT, 0)
 
-    def chips(self, row: SessionRow) -> dict[str, int]:
-        totals = dict(self._totals(row))
+    def chips(self) -> dict[str, int]:
+        totals = dict(self._totals())
         totals.pop(POT, None)
         return totals
 
-    def _totals(self, row: SessionRow) -> dict[str, int]:
+    def _totals(self) -> dict[str, int]:
         """Every account's chips in the session, the pot's included (without its opening):
         the balances the database keeps beside the entries, a row per account."""
-        kept = self._totals_kept.get(row.id or 0)
-        if kept is None:
-            found = self.db.execute(TOTALS, {"session": row.id}).all()
-            kept = {account: int(chips) for account, chips in found}
-            self._totals_kept[row.id or 0] = kept
-        return kept
+        if self._kept is not None:
+            return dict(self._kept[0].totals)
+        found = self.db.execute(TOTALS, {"session": self.row.id}).all()
+        return {account: int(chips) for account, chips in found}
 
-    def latest(self, row: SessionRow) -> Latest:
-        """Where the session's deals stand, in one query (two when the last deal is voided)."""
-        known = self._latest.get(row.id or 0)
-        if known is not None:
-            return known
-        top = self.db.execute(LATEST, {"session": row.id}).first()
-        if top is None:
-            known = Latest(0, None, 0)
-        else:
-            number, status, record, count = top
-            if status != "live":
-                last = self.last_live(row)
-                record = last.record_json if last else None
-            known = Latest(number, deal_from_json(record) if record else None, count)
-        self._latest[row.id or 0] = known
-        return known
-
-    def last_live(self, row: SessionRow) -> DealRevision | None:
-        query = (
-            select(DealRevision)
-            .where(D.session_id == row.id, D.status == "live")
-            .order_by(D.number.desc())
-            .limit(1)
+    def state(self, whole_roster: bool = True) -> SessionState:
+        """The session's state; with `whole_roster` off, its rotation may be the seating
+        alone where that says all (a deal at the end: one query fewer)."""
+        kept = self._kept
+        if kept is not None and (kept[1] or not whole_roster):
+            return kept[0]
+        state = kept[0] if kept is not None else self._load()
+        last = state.last_live
+        seating = state.seating
+        full = whole_roster or core.rotation_needs_roster(
+            seating, last.deal.dealer if last else None, state.first_dealer
         )
-        return self.db.execute(query).scalars().first()
+        rotation = tuple(self.roster()) if full else core.seating_rotation(seating)
+        state = replace(state, rotation=rotation)
+        self._kept = (state, full)
+        return state
 
-    def dealer_now(self, row: SessionRow) -> str:
-        last = self.latest(row).live
-        return self.dealer_after(row, last.dealer if last else None)
+    def _load(self) -> SessionState:
+        """Where the session stands, in two queries (three when the last deal is voided)."""
+        totals = self._totals()
+        top = self.db.execute(LATEST, {"session": self.row.id}).first()
+        number, voided, last = 0, 0, None
+        if top is not None:
+            number, voided = top.number, top[-1]
+            found = top if top.status == "live" else self._last_live()
+            last = live_deal(found) if found else None
+        return SessionState(
+            name=self.row.name,
+            rules=self.rules(),
+            everyone=self.everyone(),
+            seating=self.seating(),
+            first_dealer=self.row.first_dealer,
+            opening_pot=self.row.opening_pot,
+            totals=totals,
+            closed=self.row.closed_at is not None,
+            number=number,
+            voided=int(voided),
+            last_live=last,
+        )
 
-    def dealer_after(self, row: SessionRow, dealer: str | None) -> str:
-        """Who deals next when `dealer` dealt the last live deal (None: no deal yet)."""
-        seating = self.seating(row)
-        if (dealer or row.first_dealer) in seating:
-            # Only a departed dealer needs the history of who sat where: the seating now
-            # says all the rest, and a one-shot command saves a query.
-            changes = [RosterChange(0, "seat", p, i) for i, p in enumerate(seating)]
-        else:
-            changes = self.roster(row)
-        return next_dealer(changes, dealer, row.first_dealer)
+    def _last_live(self) -> Any:
+        return self.db.execute(LAST_LIVE, {"session": self.row.id}).first()
 
-    def table(self, row: SessionRow, last: Deal | None = None) -> Scoreboard:
-        """The scoreboard; `last` is the deal just added at the end, when the caller has
-        it, so the next dealer is not found by reading and decoding it again."""
-        seating = self.seating(row)
-        players = self.everyone(row)
-        chips = self._totals(row)  # one query for the players and the pot
-        pot = row.opening_pot + chips.get(POT, 0)
-        latest = self.latest(row)
-        hands = latest.number - latest.voided
+    def _save(self, state: SessionState) -> None:
+        """Keep the new state, and put on the session's row what changed of it."""
+        self._kept = (state, self._kept[1] if self._kept is not None else False)
+        seating = json.dumps(state.seating, ensure_ascii=False)
+        if seating != self.row.seating_json:
+            self.row.seating_json = seating
+        everyone = json.dumps(state.everyone, ensure_ascii=False)
+        if everyone != self.row.players_json:
+            self.row.players_json = everyone
+
+    def dealer_now(self) -> str | None:
+        """Who deals next (None once closed)."""
+        return self.state(whole_roster=False).dealer
+
+    def scoreboard(self) -> Scoreboard:
+        """The scoreboard."""
+        state = self.state(whole_roster=False)
         return Scoreboard(
-            session=session_info(row),
-            rules=self.rules(row),
-            seating=seating,
-            players=players,
-            chips={p: chips.get(p, 0) for p in players},
-            pot=pot,
-            hands=int(hands),
-            next_dealer=self._next_dealer(row, last),
+            session=session_info(self.row),
+            rules=state.rules,
+            seating=state.seating,
+            players=state.everyone,
+            chips=state.chips,
+            pot=state.pot,
+            hands=state.hands,
+            next_dealer=state.dealer,
         )
 
-    def _next_dealer(self, row: SessionRow, last: Deal | None) -> str | None:
-        if row.closed_at:
-            return None
-        return self.dealer_after(row, last.dealer) if last else self.dealer_now(row)
+    def next_number(self) -> int:
+        """The number the next deal gets: voided numbers are never given again. Read
+        without the state where it is not kept, so `verify` asks it of any session."""
+        if self._kept is not None:
+            return self._kept[0].next_number
+        query = select(func.coalesce(func.max(D.number), 0)).where(D.session_id == self.row.id)
+        return int(self.db.execute(query).scalar_one()) + 1
 
-    def records(self, row: SessionRow, live_only: bool = False) -> list[DealRecord]:
-        """The session's deal records in order (number, then revision), with their entries."""
+    def records(self, live_only: bool = False, strict: bool = True) -> list[Revision]:
+        """The session's deal revisions in order (number, then revision), with their
+        entries; with `strict` off, one whose record cannot be read says why (verify)."""
         query = select(
             D.id, D.number, D.revision, D.status, D.record_json, D.pot_after, D.recorded_at
-        ).where(D.session_id == row.id)
+        ).where(D.session_id == self.row.id)
         if live_only:
             query = query.where(D.status == "live")
-        entries = self.entries_by_deal(row)
-        return [
+        entries = self.entries_by_deal()
+        found = self.db.execute(query.order_by(D.number, D.revision)).all()
+        records = (
             DealRecord(i, number, revision, status, record, pot, at, entries.get(i, {}))
-            for i, number, revision, status, record, pot, at in self.db.execute(
-                query.order_by(D.number, D.revision)
-            ).all()
-        ]
+            for i, number, revision, status, record, pot, at in found
+        )
+        return list(revisions(records, strict))
 
-    def deal_entries(self, deal: DealRevision) -> dict[str, int]:
-        query = select(E.account, E.chips).where(E.deal_id == deal.id)
-        return {account: chips for account, chips in self.db.execute(query).all()}
-
-    def entries_by_deal(self, row: SessionRow) -> dict[int | None, dict[str, int]]:
-        query = select(E.deal_id, E.account, E.chips).where(E.session_id == row.id)
+    def entries_by_deal(self) -> dict[int | None, dict[str, int]]:
+        query = select(E.deal_id, E.account, E.chips).where(E.session_id == self.row.id)
         out: dict[int | None, dict[str, int]] = {}
         for deal_id, account, chips in self.db.execute(query).all():
             out.setdefault(deal_id, {})[account] = chips
         return out
 
+    def revisions(self, number: int) -> list[Revision]:
+        """Every version of deal `number` with its entries, the first first (none: no such
+        deal)."""
+        if number > MAX_ID:
+            return []
+        query = (
+            select(D.id, D.number, D.revision, D.status, D.record_json, D.pot_after)
+            .where(D.session_id == self.row.id, D.number == number)
+            .order_by(D.revision)
+        )
+        found = self.db.execute(query).all()
+        entries: dict[int, dict[str, int]] = {}
+        if found:
+            ids = [f.id for f in found]
+            for deal_id, account, chips in self.db.execute(
+                select(E.deal_id, E.account, E.chips).where(E.deal_id.in_(ids))
+            ):
+                entries.setdefault(deal_id, {})[account] = chips
+        return list(
+            revisions(DealRecord(*f)._replace(entries=entries.get(f.id, {})) for f in found)
+        )
+
+    def around(self, number: int) -> tuple[LiveDeal | None, list[LiveDeal]]:
+        """What a correction of deal `number` needs: the last live deal before it, and
+        the live deals from it on, with their entries (none past the last number given)."""
+        if not 0 < number <= self.state(whole_roster=False).number:
+            return None, []
+        from_here = D.session_id == self.row.id, D.status == "live", D.number >= number
+        found = self.db.execute(select(*LIVE_COLUMNS).where(*from_here).order_by(D.number)).all()
+        entries: dict[int, dict[str, int]] = {}
+        ids = select(D.id).where(*from_here)
+        for deal_id, account, chips in self.db.execute(
+            select(E.deal_id, E.account, E.chips).where(E.deal_id.in_(ids))
+        ):
+            entries.setdefault(deal_id, {})[account] = chips
+        previous = self.db.execute(
+            select(*LIVE_COLUMNS)
+            .where(D.session_id == self.row.id, D.status == "live", D.number < number)
+            .order_by(D.number.desc())
+            .limit(1)
+        ).first()
+        before = live_deal(previous) if previous else None
+        return before, [live_deal(f, entries.get(f.id)) for f in found]
+
+    def live_version(self, number: int) -> LiveDeal:
+        """Deal `number` as it stands (refused in amend's words when it is not live)."""
+        state = self.state(whole_roster=False)
+        found = None
+        if 0 < number <= state.number:
+            found = self.db.execute(
+                select(*LIVE_COLUMNS).where(
+                    D.session_id == self.row.id, D.number == number, D.status == "live"
+                )
+            ).first()
+        return core.target(state, number, [live_deal(found)] if found else [])
+
     # --- writing deals --------------------------------------------------------
 
-    def next_number(self, row: SessionRow) -> int:
-        """The number the next deal gets: voided numbers are never given again."""
-        return self.latest(row).number + 1
+    def record(self, options: DealOptions) -> core.Recorded:
+        """A new deal at the end, dealt by rotation (`core.record`)."""
+        return self._record(core.record(self.state(whole_roster=False), options))
 
-    def record(self, row: SessionRow, deal: Deal) -> tuple[int, list[Transfer]]:
-        """A new deal at the end: its number and what it paid. What the scoreboard reads
-        next (the totals, where the deals stand) is kept up to date, not read again."""
-        latest = self.latest(row)
-        totals = self._totals(row)
-        pot = row.opening_pot + totals.get(POT, 0)
-        rules = self.rules(row)
-        # Only with pass_doubles does the deal before matter.
-        after_pass = bool(rules.settings.pass_doubles and latest.live and latest.live.bid is None)
-        transfers = score_deal(rules, deal, pot, after_pass)
-        changes = postings(transfers)
-        number = latest.number + 1
+    def pass_(self, options: DealOptions | None) -> core.Recorded:
+        return self._record(core.pass_out(self.state(whole_roster=False), options))
+
+    def _record(self, done: core.Recorded) -> core.Recorded:
         deal_id = self.db.execute(
             NEW_DEAL,
             {
-                "session_id": row.id,
-                "number": number,
+                "session_id": self.row.id,
+                "number": done.number,
                 "revision": 1,
                 "status": "live",
-                "record_json": deal_to_json(deal),
-                "pot_after": pot + changes.get(POT, 0),
+                "record_json": deal_to_json(done.deal),
+                "pot_after": done.pot_after,
                 "recorded_at": now(),
             },
         ).scalar_one()
-        self._post(row, deal_id, transfers)
-        self._latest[row.id or 0] = Latest(number, deal, latest.voided)
-        self._totals_kept[row.id or 0] = balances_after(totals, changes)
-        return number, transfers
+        self._post(deal_id, done.postings)
+        self._save(core.identified(done.state, done.number, deal_id))
+        return done
 
-    def _post(self, row: SessionRow, deal_id: int | None, transfers: Iterable[Transfer]) -> None:
-        self._totals_kept.pop(row.id or 0, None)
+    def _post(self, deal_id: int | None, changes: core.Chips) -> None:
         rows = [
-            {"session_id": row.id, "deal_id": deal_id, "account": account, "chips": chips}
-            for account, chips in postings(transfers).items()
+            {"session_id": self.row.id, "deal_id": deal_id, "account": account, "chips": chips}
+            for account, chips in changes.items()
             if chips
         ]
         if rows:
             self.db.execute(NEW_ENTRIES, rows)
 
-    def deal(self, row: SessionRow, number: int) -> DealRevision:
-        found = (
-            None
-            if number > MAX_ID
-            else (
-                self.db.execute(
-                    select(DealRevision).where(
-                        D.session_id == row.id, D.number == number, D.status == "live"
-                    )
-                )
-                .scalars()
-                .first()
-            )
-        )
-        if found is None:
-            if (
-                number <= MAX_ID
-                and self.db.execute(
-                    select(D.id).where(D.session_id == row.id, D.number == number)
-                ).first()
-            ):
-                # Every version of it is voided: it is there in `hands`, and it stays voided.
-                raise NapError(
-                    _(
-                        "deal {n} of {name!r} is voided and stays so (`hands` shows it); "
-                        "to count it after all, record it again as a new deal"
-                    ).format(n=number, name=row.name)
-                )
-            raise NapError(
-                _("no deal {n} to change in {name!r} (`napledger hands` lists them)").format(
-                    n=number, name=row.name
-                )
-            )
-        return found
+    def amend(self, number: int, options: DealOptions) -> core.Amended:
+        before, later = self.around(number)
+        done = core.amend(self.state(), number, options, before, later)
+        self.db.execute(update(DealRevision).where(D.id == done.replaced).values(status="replaced"))
+        self.db.execute(delete(ENTRIES).where(E.deal_id == done.replaced))
+        new_id = self.db.execute(
+            NEW_DEAL,
+            {
+                "session_id": self.row.id,
+                "number": number,
+                "revision": done.revision,
+                "status": "live",
+                "record_json": deal_to_json(done.deal),
+                "pot_after": done.pot_after,
+                "recorded_at": now(),
+            },
+        ).scalar_one()
+        self._post(new_id, done.entries)
+        self._rewrite(done.rescored)
+        self._save(core.identified(done.state, number, new_id))
+        return done
 
-    def revisions(self, row: SessionRow, number: int) -> list[DealRevision]:
-        """Every version of deal `number`, the first first (none: no such deal)."""
-        if number > MAX_ID:
-            return []
-        query = (
-            select(DealRevision)
-            .where(D.session_id == row.id, D.number == number)
-            .order_by(D.revision)
-        )
-        return list(self.db.execute(query).scalars())
+    def void(self, number: int) -> core.Voided:
+        before, later = self.around(number)
+        return self._void(core.void(self.state(), number, before, later))
 
-    def void(self, row: SessionRow, number: int) -> DealRevision:
-        target = self.deal(row, number)
-        target.status = "voided"
-        self._forget(row)
-        self.db.flush()
-        self.rederive(row, number)
-        return target
+    def undo(self) -> core.Voided:
+        state = self.state()
+        last = state.last_live
+        before, later = self.around(last.number) if last else (None, [])
+        return self._void(core.undo(state, before, later))
 
-    def undo(self, row: SessionRow) -> DealRevision:
-        last = self.last_live(row)
-        if last is None:
-            raise NapError(_("nothing to undo in {name!r}").format(name=row.name))
-        return self.void(row, last.number)
+    def _void(self, done: core.Voided) -> core.Voided:
+        self.db.execute(update(DealRevision).where(D.id == done.voided).values(status="voided"))
+        self.db.execute(delete(ENTRIES).where(E.deal_id == done.voided))
+        self._rewrite(done.rescored)
+        self._save(done.state)
+        return done
 
-    def amend(self, row: SessionRow, number: int, deal: Deal) -> DealRevision:
-        old = self.deal(row, number)
-        old.status = "replaced"
-        self._forget(row)
-        self.db.flush()
-        new = DealRevision(
-            session_id=row.id,  # type: ignore[arg-type]  # flushed rows have ids
-            number=number,
-            revision=old.revision + 1,
-            record_json=deal_to_json(deal),
-            recorded_at=now(),
-        )
-        self.db.add(new)
-        self.db.flush()
-        self.rederive(row, number)
-        return new
-
-    def rederive(self, row: SessionRow, from_number: int) -> None:
-        """Score every live deal again; rewrite what differs from `from_number` on.
-
-        Only deals whose postings or pot really changed are written, so correcting deal 1
-        of a long evening costs one re-scoring in memory, not a rewrite of the evening.
-        """
-        self._forget(row)
-        live = [
-            DealRecord(*columns)
-            for columns in self.db.execute(
-                select(D.id, D.number, D.revision, D.status, D.record_json, D.pot_after)
-                .where(D.session_id == row.id, D.status == "live")
-                .order_by(D.number)
-            ).all()
-        ]
-        scored = score_history(self.rules(row), live, row.opening_pot)
-        later = [(d, s) for d, s in zip(live, scored, strict=True) if d.number >= from_number]
-        stored: dict[int, dict[str, int]] = {}
-        affected = select(D.id).where(D.session_id == row.id, D.number >= from_number)
-        for deal_id, account, chips in self.db.execute(
-            select(E.deal_id, E.account, E.chips).where(E.deal_id.in_(affected))
-        ):
-            stored.setdefault(deal_id, {})[account] = chips
-        fresh = {d.id: {a: c for a, c in postings(s.transfers).items() if c} for d, s in later}
-        # Voided and replaced deals keep no entries; live ones keep exactly their postings.
-        stale = [deal_id for deal_id, entries in stored.items() if fresh.get(deal_id) != entries]
+    def _rewrite(self, rescored: Sequence[Rescored]) -> None:
+        """The entries and pots of the later deals a correction scored anew."""
+        stale = [r.id for r in rescored if r.entries_changed]
         if stale:
             self.db.execute(delete(ENTRIES).where(E.deal_id.in_(stale)))
-        rows = [
-            {"session_id": row.id, "deal_id": deal_id, "account": account, "chips": chips}
-            for deal_id, entries in fresh.items()
-            if stored.get(deal_id) != entries
-            for account, chips in entries.items()
-        ]
-        if rows:
-            self.db.execute(insert(ENTRIES), rows)
-        moved = [
-            {"id": d.id, "pot_after": s.pot_after} for d, s in later if d.pot_after != s.pot_after
-        ]
+            self.db.execute(
+                insert(ENTRIES),
+                [
+                    {"session_id": self.row.id, "deal_id": r.id, "account": account, "chips": chips}
+                    for r in rescored
+                    if r.entries_changed
+                    for account, chips in r.entries.items()
+                ],
+            )
+        moved = [{"id": r.id, "pot_after": r.pot_after} for r in rescored if r.pot_changed]
         if moved:
             self.db.execute(update(DealRevision), moved)
 
     # --- the table changes ----------------------------------------------------
 
-    def join(self, row: SessionRow, name: str, after: str | None) -> str:
-        seating = list(self.seating(row))
-        rules = self.rules(row)
-        player = self._person(clean_player(name))
-        if any(fold(player) == fold(p) for p in seating):
-            raise NapError(_("{player} is already seated").format(player=player))
-        if len(seating) >= rules.max_players:
-            raise NapError(
-                _("{game} is for at most {most} players").format(
-                    game=game_name(rules), most=rules.max_players
-                )
-            )
-        seat = seating.index(match_player(after, seating)) + 1 if after else len(seating)
-        seating.insert(seat, player)
-        self._roster(row, [RosterChange(self.next_number(row), "join", player, seat)])
-        everyone = json.loads(row.players_json)
-        if player not in everyone:
-            everyone.append(player)
-        row.seating_json = json.dumps(seating, ensure_ascii=False)
-        row.players_json = json.dumps(everyone, ensure_ascii=False)
-        return player
+    def join(self, name: str, after: str | None) -> str:
+        state = self.state()
+        done = core.join(state, self.book._person(clean_player(name)), after)
+        self._roster([done.change])
+        self._save(done.state)
+        return done.player
 
-    def leave(self, row: SessionRow, name: str) -> str:
-        seating = list(self.seating(row))
-        rules = self.rules(row)
-        try:
-            player = match_player(name, seating, N_("at the table"))
-        except NapError as unknown:
-            gone = [p for p in self.everyone(row) if p not in seating]
-            try:
-                player = match_player(name, gone)
-            except NapError:
-                raise unknown from None
-            raise NapError(_("{player} has already left the table").format(player=player)) from None
-        if len(seating) <= rules.min_players:
-            raise NapError(
-                _("{game} needs at least {least} players").format(
-                    game=game_name(rules), least=rules.min_players
-                )
-            )
-        self._roster(
-            row, [RosterChange(self.next_number(row), "leave", player, seating.index(player))]
-        )
-        seating.remove(player)
-        row.seating_json = json.dumps(seating, ensure_ascii=False)
-        return player
+    def leave(self, name: str) -> str:
+        done = core.leave(self.state(), name)
+        self._roster([done.change])
+        self._save(done.state)
+        return done.player
 
-    def _roster(self, row: SessionRow, changes: Iterable[RosterChange]) -> None:
-        self.db.execute(insert(ROSTER), [{"session_id": row.id, **asdict(c)} for c in changes])
+    def _roster(self, changes: Iterable[RosterChange]) -> None:
+        self.db.execute(insert(ROSTER), [{"session_id": self.row.id, **asdict(c)} for c in changes])
 
-    def roster(self, row: SessionRow) -> list[RosterChange]:
+    def roster(self) -> list[RosterChange]:
         """Every change to who sits, in the order they were made."""
         query = (
             select(R.from_deal, R.kind, R.player, R.seat)
-            .where(R.session_id == row.id)
+            .where(R.session_id == self.row.id)
             .order_by(R.id)
         )
         return [RosterChange(*change) for change in self.db.execute(query).all()]
 
-    def net_money(
-        self, rows: Sequence[SessionRow]
-    ) -> tuple[dict[str, Decimal], str, Decimal | None]:
-        """Each party's net money over these sessions, their currency, and their one chip value.
+    def as_if_closed(self) -> dict[str, int]:
+        """Each party's chips, the pot's (without its opening) included, as a settlement
+        counts them (`core.as_if_closed`: an open session as if split now)."""
+        return core.as_if_closed(
+            self._totals(), self.row.opening_pot, self.seating(), self.row.closed_at is not None
+        )
 
-        The pot is a party only where money really sits in it (a carried box). An open
-        session is counted as if it closed now with the pot split, the default close.
-        """
-        currencies = {r.currency for r in rows}
-        if len(currencies) > 1:
-            raise NapError(
-                _(
-                    "these sessions are in different currencies ({currencies}); settle them apart"
-                ).format(currencies=", ".join(sorted(currencies)))
-            )
-        net: dict[str, Decimal] = {}
-        for row in rows:
-            value = Decimal(row.chip_value)
-            chips = {**self.chips(row), POT: self.pot(row) - row.opening_pot}
-            if row.closed_at is None:
-                split = close_transfers(self.pot(row), self.seating(row), "split")
-                chips = balances([postings(split)], start=chips)
-            for party, count in chips.items():
-                net[party] = net.get(party, Decimal(0)) + count * value
-        values = {Decimal(r.chip_value) for r in rows}
-        return net, currencies.pop(), values.pop() if len(values) == 1 else None
+    def carried_into(self) -> str | None:
+        """The name of the session that carried on this one's pot, if one did."""
+        found = self.db.execute(select(S.name).where(S.carried_from == self.row.id)).first()
+        return found[0] if found else None
 
-    def close_plan(self, row: SessionRow, pot_to: str) -> ClosePlan:
+    def opened(self, opening: core.Opening, rules: Rules) -> None:
+        """The session just started: its opening seating written, its state kept."""
+        self._roster(opening.changes)
+        self._kept = (core.opened(opening, rules), True)
+
+    def close_plan(self, pot_to: str) -> ClosePlan:
         """What closing would do, without doing it: shown before a close is confirmed."""
-        seating = self.seating(still_open(row))
-        choice = pot_to.strip().casefold()
-        if choice in ("split", "carry"):
-            target = choice
-        else:
-            try:
-                target = match_player(pot_to, seating)
-            except NapError:
-                raise NapError(pot_choice_error(pot_to, seating)) from None
-        pot = self.pot(row)
-        return ClosePlan(row.name, pot, target, tuple(close_transfers(pot, seating, target)))
+        return core.close_plan(self.state(whole_roster=False), pot_to)
 
-    def close(self, row: SessionRow, pot_to: str, confirmed: ClosePlan | None = None) -> ClosePlan:
-        plan = self.close_plan(row, pot_to)
-        if confirmed is not None and plan != confirmed:
-            # Another table wrote while the question was asked: what was agreed no longer holds.
-            raise NapError(
-                _("{name!r} changed while you were asked; nothing was closed").format(name=row.name)
-            )
-        self._post(row, None, plan.transfers)
-        row.pot_to = plan.pot_to
-        row.closed_at = now()
+    def close(self, pot_to: str, confirmed: ClosePlan | None = None) -> ClosePlan:
+        done = core.close(self.state(whole_roster=False), pot_to, confirmed)
+        plan = done.plan
+        self._post(None, done.postings)
+        self.row.pot_to = plan.pot_to
+        self.row.closed_at = now()
         self.db.execute(
             insert(CLOSES).values(
-                session_id=row.id,
+                session_id=self.row.id,
                 pot_to=plan.pot_to,
                 pot=plan.pot,
-                shares_json=json.dumps(
-                    postings(plan.transfers), ensure_ascii=False, sort_keys=True
-                ),
-                closed_at=row.closed_at,
+                shares_json=json.dumps(dict(done.postings), ensure_ascii=False, sort_keys=True),
+                closed_at=self.row.closed_at,
             )
         )
+        self._save(done.state)
         return plan
 
-    def closes(self, row: SessionRow) -> list[CloseRecord]:
+    def closes(self) -> list[CloseRecord]:
         """Every close of the session, those taken back by `reopen` included, oldest first."""
         query = select(C.pot_to, C.pot, C.shares_json, C.status, C.closed_at).where(
-            C.session_id == row.id
+            C.session_id == self.row.id
         )
         return [
             CloseRecord(pot_to, pot, json.loads(shares), status == "live", closed_at)
             for pot_to, pot, shares, status, closed_at in self.db.execute(query.order_by(C.id))
         ]
 
-    def reopen(self, row: SessionRow) -> SessionRow:
+    def reopen(self) -> None:
         """Take back a close: its shares of the pot are voided and kept in the record."""
-        if row.closed_at is None:
-            raise NapError(_("session {name!r} is not closed").format(name=row.name))
-        taken = self.db.execute(select(S.name).where(S.carried_from == row.id)).first()
-        if taken:
-            raise NapError(
-                _(
-                    "the pot of {name!r} was carried into {other!r}, so it cannot be reopened"
-                ).format(name=row.name, other=taken[0])
-            )
-        self._forget(row)
-        self.db.execute(delete(ENTRIES).where(E.session_id == row.id, E.deal_id.is_(None)))
+        state = self.state(whole_roster=False)
+        shares = self.entries_by_deal().get(None, {}) if state.closed else {}
+        done = core.reopen(state, shares, self.carried_into() if state.closed else None)
+        self.db.execute(delete(ENTRIES).where(E.session_id == self.row.id, E.deal_id.is_(None)))
         self.db.execute(
             update(CLOSES)
-            .where(C.session_id == row.id, C.status == "live")
+            .where(C.session_id == self.row.id, C.status == "live")
             .values(status="voided", reopened_at=now())
         )
-        row.pot_to = None
-        row.closed_at = None
-        return row
+        self.row.pot_to = None
+        self.row.closed_at = None
+        self._save(done.state)
 
 
-def balances_after(totals: dict[str, int], changes: dict[str, int]) -> dict[str, int]:
-    """Each account's chips once `changes` are posted (an account at nought keeps its row,
-    as the database's balances do while it has entries)."""
-    after = dict(totals)
-    for account, chips in changes.items():
-        if chips:
-            after[account] = after.get(account, 0) + chips
-    return after
+def net_money(
+    stores: Sequence[SessionStore],
+) -> tuple[dict[str, Decimal], str, Decimal | None]:
+    """Each party's net money over these sessions, their currency, and their one chip
+    value (`core.net_money`)."""
+    return core.net_money(
+        [(s.as_if_closed(), Decimal(s.row.chip_value), s.row.currency) for s in stores]
+    )
 
 
 @cache
 def locked(query: Select[Any]) -> Select[Any]:
     """`query` reading its rows for update (kept, as the query is)."""
     return query.with_for_update()
-
-
-def still_open(row: SessionRow) -> SessionRow:
-    if row.closed_at is not None:
-        raise NapError(
-            _(
-                "session {name!r} is closed; `reopen` takes the close back "
-                "(unless its pot was carried on), `new` starts another"
-            ).format(name=row.name)
-        )
-    return row
-
-
-def pot_choice_error(typed: str, seating: Sequence[str]) -> str:
-    choices = {fold(c): c for c in ("split", "carry", *seating)}
-    near = difflib.get_close_matches(fold(typed), list(choices), n=1, cutoff=0.75)
-    hint = _("; did you mean {player}?").format(player=choices[near[0]]) if near else ""
-    return _(
-        "--pot is split, carry or a player at the table ({players}), not {typed!r}{hint}"
-    ).format(players=", ".join(seating), typed=typed, hint=hint)
 
 
 _RULES: dict[str, Rules] = {}

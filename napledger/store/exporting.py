@@ -7,13 +7,14 @@ from decimal import Decimal
 
 from sqlalchemy import func, select
 
-from napledger.core.history import DealRecord, scored_deals
+from napledger.core.history import Revision, scored_deals
 from napledger.core.ledger import POT, postings
 from napledger.core.rules import Rules
 from napledger.core.rules.load import rules_to_dict
 from napledger.core.rules.scoring import close_transfers, outcome
 from napledger.export.data import DealRow, LedgerRow, SessionExport, StakeRow
-from napledger.store.book import Book
+from napledger.store.book import Book, SessionStore, net_money
+from napledger.store.codec import DealRecord, read
 from napledger.store.models import DealRevision, SessionRow
 
 _S = SessionRow.__table__.c  # type: ignore[attr-defined]
@@ -21,21 +22,22 @@ _D = DealRevision.__table__.c  # type: ignore[attr-defined]
 _BATCH = 1_000  # deal rows fetched at a time
 
 
-def session_export(book: Book, row: SessionRow) -> SessionExport:
+def session_export(store: SessionStore) -> SessionExport:
     """The session's export; its deals are read from the store as the writer goes.
 
-    Iterate the deals inside the transaction ``book`` belongs to.
+    Iterate the deals inside the transaction ``store`` belongs to.
     """
-    rules = book.rules(row)
-    table = book.table(row)
+    book, row = store.book, store.row
+    rules = store.rules()
+    table = store.scoreboard()
     ledger: list[LedgerRow] = []
     shares: dict[str, int] = {}
-    closes = [c for c in book.closes(row) if c.live]
+    closes = [c for c in store.closes() if c.live]
     if row.closed_at is not None and row.pot_to and closes:
         closing = close_transfers(closes[-1].pot, table.seating, row.pot_to)
         ledger = [LedgerRow(None, 0, t.payer, t.payee, t.chips) for t in closing]
         shares = {a: c for a, c in postings(closing).items() if a != POT}
-    net, _, _ = book.net_money([row])
+    net, _, _ = net_money([store])
     rules_data = rules_to_dict(rules)
     settings = {k: "off" if v is None else v for k, v in rules_data["settings"].items()}
     return SessionExport(
@@ -46,7 +48,7 @@ def session_export(book: Book, row: SessionRow) -> SessionExport:
         chip_value=Decimal(row.chip_value),
         created=row.created_at,
         closed=row.closed_at,
-        players=book.everyone(row),
+        players=store.everyone(),
         chips=table.chips,
         pot=table.pot,
         net=net,
@@ -126,7 +128,7 @@ class StoredDeals:
                 ),
             )
 
-    def _records(self) -> Iterator[DealRecord]:
+    def _records(self) -> Iterator[Revision]:
         query = (
             select(
                 _D.id,
@@ -142,4 +144,4 @@ class StoredDeals:
             .execution_options(yield_per=_BATCH)
         )
         for found in self._book.db.execute(query):
-            yield DealRecord(*found)
+            yield read(DealRecord(*found))

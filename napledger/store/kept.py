@@ -16,11 +16,12 @@ from collections.abc import Mapping
 from sqlalchemy import select
 from sqlmodel import Session
 
-from napledger.core.history import DealRecord, ScoredDeal, score_history
+from napledger.core.history import ScoredDeal, score_history
 from napledger.core.ledger import POT, balances
 from napledger.store.api import SessionAPI, settlement
-from napledger.store.book import Book
-from napledger.store.models import DealRevision, SessionRow, entries
+from napledger.store.book import SessionStore
+from napledger.store.codec import DealRecord, revisions
+from napledger.store.models import DealRevision, entries
 from napledger.store.views import History, Settlement
 from napledger.store.watch import fingerprint
 
@@ -48,20 +49,20 @@ class KeptHistory:
     def read(self, s: SessionAPI) -> tuple[History, Settlement]:
         """The session's history and settlement, as `s.history()` and `s.settlement()`
         give them, with only the deals recorded since the last read scored now."""
-        book, row = s.book, s.row
+        store = s.store
         with self._lock:
-            self._update(book, row)
-            kept = KeptTotals(book.db, self._totals)
+            self._update(store)
+            kept = KeptTotals(store, self._totals)
             history = History(
-                scoreboard=kept.table(row),
+                scoreboard=kept.scoreboard(),
                 deals=tuple(self._scored),
-                roster=book.roster(row),
-                closes=book.closes(row),
+                roster=store.roster(),
+                closes=store.closes(),
             )
             # Kept too: derived afresh they would walk the whole evening again.
             history.__dict__["steps"] = steps = tuple(self._steps)
             history.__dict__["running"] = tuple((label, total) for label, total, _ in steps)
-            return history, settlement(kept, [row])
+            return history, settlement([kept])
 
     @property
     def newest(self) -> int:
@@ -76,22 +77,23 @@ class KeptHistory:
         with self._lock:
             return tuple(self._revisions)
 
-    def _update(self, book: Book, row: SessionRow) -> None:
+    def _update(self, store: SessionStore) -> None:
         # The mark is taken first: a change committed while reading moves it again, so the
         # next read looks once more (PostgreSQL's statements each see the latest commit).
-        mark = fingerprint(book.db, row.id or 0)
+        mark = fingerprint(store.db, store.row.id or 0)
         if mark == self._mark:
             return
         # Nothing voided, replaced, seated or closed: new deals can only have been added.
         same_table = self._mark is not None and mark[1:] == self._mark[1:]
-        if not (same_table and self._extend(book, row, mark)):
-            self._read_all(book, row)
+        if not (same_table and self._extend(store, mark)):
+            self._read_all(store)
         self._mark = mark
 
-    def _extend(self, book: Book, row: SessionRow, mark: tuple[object, ...]) -> bool:
+    def _extend(self, store: SessionStore, mark: tuple[object, ...]) -> bool:
         """Score the deals recorded since the last read; False if anything else changed."""
         # By number, which an index of (session, number) finds without walking the evening.
-        rows = book.db.execute(
+        row = store.row
+        rows = store.db.execute(
             select(D.id, D.number, D.revision, D.status, D.record_json, D.pot_after, D.recorded_at)
             .where(D.session_id == row.id, D.number > self._last_number)
             .order_by(D.number, D.revision)
@@ -103,24 +105,24 @@ class KeptHistory:
             or rows[-1].number != mark[0]  # another change came in while reading
         ):
             return False
-        entries = _entries(book.db, [r.id for r in rows])
-        records = [DealRecord(*r)._replace(entries=entries.get(r.id, {})) for r in rows]
+        entries = _entries(store.db, [r.id for r in rows])
+        records = revisions(DealRecord(*r)._replace(entries=entries.get(r.id, {})) for r in rows)
         before = next((d for d in reversed(self._scored) if d.live), None)
         pot = row.opening_pot if before is None or before.pot_after is None else before.pot_after
         passed = before is not None and before.deal is not None and before.deal.bid is None
-        scored = score_history(book.rules(row), records, pot, after_pass=passed)
+        scored = score_history(store.rules(), records, pot, after_pass=passed)
         for deal in scored:
             self._add(deal)
             for account, chips in deal.entries.items():
                 self._totals[account] = self._totals.get(account, 0) + chips
         return True
 
-    def _read_all(self, book: Book, row: SessionRow) -> None:
+    def _read_all(self, store: SessionStore) -> None:
         self.full_reads += 1
-        scored = score_history(book.rules(row), book.records(row), row.opening_pot)
-        history = History(book.table(row), scored, book.roster(row), book.closes(row))
+        scored = score_history(store.rules(), store.records(), store.row.opening_pot)
+        history = History(store.scoreboard(), scored, store.roster(), store.closes())
         self._steps = list(history.steps)
-        self._totals = {**book.chips(row), POT: book.pot(row) - row.opening_pot}
+        self._totals = {**store.chips(), POT: store.pot() - store.row.opening_pot}
         self._scored = scored
         self._last_number = max((d.number for d in scored), default=0)
         self._revisions = sorted((d.id, d.label) for d in scored)
@@ -134,19 +136,16 @@ class KeptHistory:
         self._steps.append((deal.label, balances([deal.entries], start=start), seated))
 
 
-class KeptTotals(Book):
-    """The book of one session whose chip totals are already known: the scoreboard and the
-    settlement read them from the kept history instead of adding up the whole session."""
+class KeptTotals(SessionStore):
+    """The store of one session whose chip totals are already known: the scoreboard and
+    the settlement read them from the kept history instead of adding up the whole session."""
 
-    def __init__(self, db: Session, totals: Mapping[str, int]) -> None:
-        super().__init__(db)
+    def __init__(self, store: SessionStore, totals: Mapping[str, int]) -> None:
+        super().__init__(store.book, store.row)
         self.totals = totals
 
-    def _totals(self, row: SessionRow) -> dict[str, int]:
+    def _totals(self) -> dict[str, int]:
         return dict(self.totals)
-
-    def pot(self, row: SessionRow) -> int:
-        return row.opening_pot + self.totals.get(POT, 0)
 
 
 def _entries(db: Session, deal_ids: list[int]) -> dict[int, dict[str, int]]:

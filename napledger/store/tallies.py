@@ -11,10 +11,11 @@ from operator import itemgetter
 from sqlalchemy import func, select
 from sqlmodel import Session
 
-from napledger.core.history import DealRecord, score_history
+from napledger.core.history import score_history
 from napledger.core.ledger import POT
 from napledger.core.tally import Figures, Tally
 from napledger.store.book import Book, D, E, P, S, cached_rules
+from napledger.store.codec import DealRecord, revisions
 
 
 def known_players(db: Session) -> list[str]:
@@ -79,7 +80,7 @@ def lifetime(book: Book, since: datetime | None = None, until: datetime | None =
         rules, _, _, opening_pot = facts[sid]
         # The stored pots (which verify vouches for): a deal is scored only if it took the pot.
         for scored in score_history(
-            rules, (DealRecord(*r[1:]) for r in records), opening_pot, stored_pots=True
+            rules, revisions(DealRecord(*r[1:]) for r in records), opening_pot, stored_pots=True
         ):
             tally.deal(rules, scored)
     return tally.figures()

@@ -32,23 +32,24 @@ def verify(book: Book) -> Report:
 
 def session_records(book: Book, row: SessionRow) -> SessionRecords:
     source = None if row.carried_from is None else book.db.get(SessionRow, row.carried_from)
+    store = book.session(row)
     return SessionRecords(
         name=str(row.name),
         rules_json=row.rules_json,
         opening_pot=row.opening_pot,
         carried_from=row.carried_from,
-        carried=CarriedPot(source.name, source.pot_to, book.pot(source)) if source else None,
+        carried=(
+            CarriedPot(source.name, source.pot_to, book.session(source).pot()) if source else None
+        ),
         closed=row.closed_at is not None,
         pot_to=row.pot_to,
         seating=tuple(json.loads(row.seating_json)),
         first_dealer=row.first_dealer,
-        deals=book.records(row),
-        closing=book.entries_by_deal(row).get(None, {}),
-        live_closes=tuple(
-            StoredClose(c.pot_to, c.pot, c.shares) for c in book.closes(row) if c.live
-        ),
-        roster=book.roster(row),
-        next_number=book.next_number(row),
+        deals=store.records(strict=False),
+        closing=store.entries_by_deal().get(None, {}),
+        live_closes=tuple(StoredClose(c.pot_to, c.pot, c.shares) for c in store.closes() if c.live),
+        roster=store.roster(),
+        next_number=store.next_number(),
     )
 
 

@@ -1,4 +1,7 @@
-"""The plain, frozen values the session API returns: no ORM row leaves the store."""
+"""The plain, frozen values the session API returns: no ORM row leaves the store.
+
+`ClosePlan` is the core's (napledger/core/session.py), named here for the front ends.
+"""
 
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ from napledger.core.ledger import Transfer, balances
 from napledger.core.money import chips_money
 from napledger.core.rules import Deal, Rules
 from napledger.core.seating import RosterChange
+from napledger.core.session import ClosePlan as ClosePlan  # named here for the front ends
 from napledger.core.settle import Payment
 
 
@@ -152,16 +156,6 @@ class Seated:
 
     player: str
     scoreboard: Scoreboard
-
-
-@dataclass(frozen=True)
-class ClosePlan:
-    """A close: the pot it finds, where it goes, and the shares paid out of it."""
-
-    session: str
-    pot: int
-    pot_to: str  # split, carry or a player
-    transfers: tuple[Transfer, ...]
 
 
 @dataclass(frozen=True)

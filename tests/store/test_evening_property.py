@@ -1,6 +1,7 @@
 """Random evenings through the session API: after every step the money still adds up.
 
-Deals, undo, amend, close (split, carry or to a player), reopen, more deals and another
+Deals, undo, amend, void (of any deal: the store scores again only the deals after it),
+joins and leaves, close (split, carry or to a player), reopen, more deals and another
 close, in any order, each in a transaction of its own on a fresh SQLite file: every
 deal's and every close's postings sum to zero across the players and the pot, what the
 ledger stores is what the rules derive, the scoreboard is the sum of the live postings,
@@ -44,6 +45,11 @@ step = st.one_of(  # deals and amends drawn more often than the rest
     st.tuples(st.just("undo")),
     amend,
     amend,
+    st.tuples(st.just("void"), st.integers(0, 20)),  # any live deal
+    st.tuples(
+        st.just("join"), st.sampled_from(["Fay", "Gus", "Ann"]), st.none() | st.integers(0, 4)
+    ),
+    st.tuples(st.just("leave"), st.integers(0, 4)),
     st.tuples(st.just("close"), st.sampled_from(["split", "carry", 0, 1, 2, 3, 4])),
     st.tuples(st.just("reopen")),
 )
@@ -69,6 +75,14 @@ def take(s: SessionAPI, kind: str, *args) -> object:
         live = [d.number for d in s.history(with_roster=False).deals if d.live]
         which, deal = args
         return s.amend(live[which % len(live)] if live else 1, options(*deal)).scoreboard
+    if kind == "void":
+        live = [d.number for d in s.history(with_roster=False).deals if d.live]
+        return s.void(live[args[0] % len(live)] if live else 1).scoreboard
+    if kind == "join":
+        name, after = args
+        return s.join(name, None if after is None else seated[after % len(seated)]).scoreboard
+    if kind == "leave":
+        return s.leave(seated[args[0] % len(seated)]).scoreboard
     if kind == "close":
         (to,) = args
         return s.close(to if isinstance(to, str) else seated[to % len(seated)]).scoreboard

@@ -9,7 +9,7 @@ from napledger.core.errors import DealError
 from napledger.core.ledger import POT, Transfer, postings
 from napledger.core.numbers import grouped
 from napledger.core.rules.model import Rules
-from napledger.core.rules.texts import bid_name, game_name, rule_text
+from napledger.core.rules.texts import bid_name, game_name, player_count, rule_text
 from napledger.core.words import N_, _, ngettext
 
 MAX_POT = 10**12
@@ -44,14 +44,7 @@ def check_deal(rules: Rules, deal: Deal) -> None:
     if len(set(seated)) != len(seated):
         raise DealError(_("a player cannot sit twice at one table"))
     if not rules.min_players <= len(seated) <= rules.max_players:
-        raise DealError(
-            _("{game} is for {least}-{most} players, not {count}").format(
-                game=game_name(rules),
-                least=rules.min_players,
-                most=rules.max_players,
-                count=len(seated),
-            )
-        )
+        raise DealError(player_count(rules, len(seated)))
     if deal.dealer not in seated:
         raise DealError(_("the dealer {player} is not seated").format(player=deal.dealer), "dealer")
     dealt_in = rules.dealt_in(seated, deal.dealer)

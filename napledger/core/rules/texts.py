@@ -71,6 +71,13 @@ def game_name(rules: Rules) -> str:
     return pgettext("game", rules.name)
 
 
+def player_count(rules: Rules, count: int) -> str:
+    """Why `count` players cannot play this game: for a new session and a deal alike."""
+    return _("{game} is for {least}-{most} players, not {count}").format(
+        game=game_name(rules), least=rules.min_players, most=rules.max_players, count=count
+    )
+
+
 def bid_name(name: str) -> str:
     """A bid's name as the table says it (`три` for three in Russian)."""
     return pgettext("bid", name)
