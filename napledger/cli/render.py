@@ -16,8 +16,9 @@ from rich.console import Console
 from napledger.cli.grid import CACHED
 from napledger.core.history import ScoredDeal
 from napledger.core.ledger import POT, account_name, in_seat_order
-from napledger.core.money import money_text, shown_money
+from napledger.core.money import shown_amount
 from napledger.core.numbers import currency_sign, signed, written
+from napledger.core.reading import deal_label
 from napledger.core.rules import Deal, Rules
 from napledger.core.rules.scoring import describe, extras, outcome
 from napledger.core.rules.texts import bid_name, rule_text
@@ -124,20 +125,16 @@ def scoreboard(t: Scoreboard, footer: bool = True, above: Sequence[str] = ()) ->
         ["left", "right", "right"],
         min_width=cell_len(title) + 4,
     )
-    for player in sorted(t.players, key=lambda p: (-t.chips[p], t.players.index(p))):
-        chips = t.chips[player]
-        away = "" if player in t.seating or t.session.closed_at else " " + _("(left)")
+    for line in t.standings:
+        chips = line.chips
+        away = "" if line.seated or t.session.closed_at else " " + _("(left)")
         grid.add_row(
-            esc(player) + away,
+            esc(line.player) + away,
             styled(chips),
-            styled(chips, shown_money(chips, t.chip_value, currency, signed=True)),
+            styled(chips, t.shown_money(chips, signed=True)),
         )
     if t.pot or t.rules.has_pot:
-        grid.add_row(
-            "[italic]" + _("pot") + "[/]",
-            written(str(t.pot)),
-            shown_money(t.pot, t.chip_value, currency),
-        )
+        grid.add_row("[italic]" + _("pot") + "[/]", written(str(t.pot)), t.shown_money(t.pot))
     below = []
     if t.next_dealer:
         below.append(_("Next to deal: {player}").format(player=f"[bold]{esc(t.next_dealer)}[/]"))
@@ -232,7 +229,7 @@ def amended(done: DealResult) -> None:
     """The corrected deal as `hands` lists it (N.2 is deal N's second version)."""
     t, number = done.scoreboard, done.number
     said = _("Amended: {deal} (now {label})").format(
-        deal=deal_line(t.rules, number, done.deal), label=f"{number}.{done.revision}"
+        deal=deal_line(t.rules, number, done.deal), label=deal_label(number, done.revision)
     )
     scoreboard(t, above=(said, "  " + payments(done.changes, t.players)))
 
@@ -359,7 +356,7 @@ def settlement(done: Settlement) -> None:
     rows, net, plan, currency = done.sessions, done.net, done.payments, done.currency
 
     def cash(amount: Decimal | int) -> str:
-        return written(money_text(Decimal(amount), done.places))
+        return shown_amount(amount, done.places)
 
     names = ", ".join(esc(r.name) for r in rows)
     unit = f" {esc(currency_sign(currency))}" if currency else ""
@@ -387,7 +384,7 @@ def settlement(done: Settlement) -> None:
             for p in plan
             if p.payee == party
         ]
-        shown_net = written(money_text(Decimal(amount), done.places, signed=True))
+        shown_net = shown_amount(amount, done.places, signed=True)
         grid.add_row(
             esc(account_name(party)),
             styled(1 if amount > 0 else -1, shown_net),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING
@@ -12,6 +13,7 @@ from openpyxl.styles import Alignment, Font
 
 from napledger.core.money import money_text, places
 from napledger.core.numbers import currency_sign, with_currency, written
+from napledger.core.reading import revision_suffix
 from napledger.core.words import language
 from napledger.export.style import MUTED
 
@@ -131,6 +133,21 @@ class Formula(str):
     """A formula the export writes itself (a check's SUM), never text a person typed."""
 
 
+@dataclass(frozen=True, slots=True)
+class DealNumber:
+    """A deal's number in a cell, shown as its label (`5.2`, napledger.core.reading) as
+    in the terminal and on the page; the cell still holds the number 5, to sort by."""
+
+    number: int
+    revision: int
+
+    @property
+    def fmt(self) -> str | None:
+        """The number format that writes the label: `0".2"`, or none for a first version."""
+        suffix = revision_suffix(self.revision)
+        return f'0"{suffix}"' if suffix else None
+
+
 class CellMaker:
     """Turns Python values into cells of one write-only worksheet."""
 
@@ -152,6 +169,8 @@ class CellMaker:
         font = MUTED if muted else font
         if isinstance(value, Formula):
             return self.formula(value, fmt, font)
+        if isinstance(value, DealNumber):
+            fmt, value = value.fmt or fmt, value.number
         if isinstance(value, str):
             plain = font is None and align is None and len(value) <= _MAX_TEXT
             if plain and not _NEEDS_CARE.search(value):

@@ -21,9 +21,10 @@ from decimal import Decimal
 from openpyxl.utils import get_column_letter
 
 from napledger.core.ledger import account_name
+from napledger.core.numbers import signed
 from napledger.core.rules.texts import bid_name
 from napledger.core.words import N_, NC_, _, pgettext
-from napledger.export.cells import CHANGE, CHIPS, DATETIME, money_format
+from napledger.export.cells import CHANGE, CHIPS, DATETIME, DealNumber, money_format
 from napledger.export.data import DealRow, LedgerRow, SessionExport
 from napledger.export.evening import evening
 from napledger.export.sheet import MONEY, SIGNED, Column, Sheet, width_of
@@ -373,7 +374,7 @@ def _deal_values(
     outcome = deal.outcome
     values: list[object] = [
         session.name,
-        deal.number,
+        DealNumber(deal.number, deal.revision),
         status_text(deal.status),
         deal.dealer,
         deal.bidder,
@@ -387,7 +388,7 @@ def _deal_values(
     for player in players:
         change = deal.changes.get(player) if player in at_table else None
         if totals is None:
-            values += [None if change is None else f"({change:+d})", None, None]
+            values += [None if change is None else f"({signed(change)})", None, None]
             continue
         money = None if change is None else change * session.chip_value
         total = totals.get(player) if player in at_table else None
@@ -416,7 +417,9 @@ class _Transfers:
         self._sheet.append(
             [
                 session.name,
-                pgettext("deal cell", CLOSE) if row.deal is None else row.deal,
+                pgettext("deal cell", CLOSE)
+                if row.deal is None
+                else DealNumber(row.deal, row.revision),
                 row.revision,
                 account_name(row.payer),
                 account_name(row.payee),

@@ -23,7 +23,7 @@ from napledger.core.errors import NapError
 from napledger.core.history import DealRecord, deal_from_json, deal_to_json, score_history
 from napledger.core.ledger import POT, Transfer, balances, postings
 from napledger.core.money import chip_value as checked_chip_value
-from napledger.core.money import currency_code
+from napledger.core.money import currency_code, summed_money
 from napledger.core.names import clean_player, clean_text, match_player
 from napledger.core.numbers import is_whole
 from napledger.core.rules import Deal, Rules, rules_from_dict, score_deal
@@ -655,15 +655,15 @@ class Book:
                     "these sessions are in different currencies ({currencies}); settle them apart"
                 ).format(currencies=", ".join(sorted(currencies)))
             )
-        net: dict[str, Decimal] = {}
+        nets = []
         for row in rows:
             value = Decimal(row.chip_value)
             chips = {**self.chips(row), POT: self.pot(row) - row.opening_pot}
             if row.closed_at is None:
                 split = close_transfers(self.pot(row), self.seating(row), "split")
                 chips = balances([postings(split)], start=chips)
-            for party, count in chips.items():
-                net[party] = net.get(party, Decimal(0)) + count * value
+            nets.append({party: count * value for party, count in chips.items()})
+        net = summed_money(nets)
         values = {Decimal(r.chip_value) for r in rows}
         return net, currencies.pop(), values.pop() if len(values) == 1 else None
 

@@ -10,7 +10,8 @@ from functools import cached_property
 
 from napledger.core.history import ScoredDeal
 from napledger.core.ledger import Transfer, balances
-from napledger.core.money import chips_money
+from napledger.core.money import chips_money, shown_money
+from napledger.core.reading import by_chips
 from napledger.core.rules import Deal, Rules
 from napledger.core.seating import RosterChange
 from napledger.core.settle import Payment
@@ -55,6 +56,28 @@ class Scoreboard:
     def money(self, chips: int) -> str:
         """Chips as money, a decimal string with the currency's places."""
         return chips_money(chips, self.chip_value, self.session.currency)
+
+    def shown_money(self, chips: int, signed: bool = False, label: bool = False) -> str:
+        """Chips as money as a person reads it (`+0.70`, `+0.70 GBP` `label`led)."""
+        return shown_money(chips, self.chip_value, self.session.currency, signed, label)
+
+    @cached_property
+    def standings(self) -> tuple[Standing, ...]:
+        """The scoreboard's lines, in the order every front end draws them (most chips
+        first: napledger.core.reading.by_chips)."""
+        return tuple(
+            Standing(p, self.chips[p], p in self.seating)
+            for p in by_chips(self.players, self.chips)
+        )
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One player's line of the scoreboard."""
+
+    player: str
+    chips: int
+    seated: bool  # at the table now (False: left it)
 
 
 @dataclass(frozen=True)
