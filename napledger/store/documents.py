@@ -56,6 +56,7 @@ def _hands_json(history: History) -> list[dict[str, Any]]:
             {
                 "number": d.number,
                 "revision": d.revision,
+                "label": d.label,  # as every front end names it: 5, or 5.2 once amended
                 "status": d.status,
                 "voided": d.voided,
                 "dealer": deal.dealer,
