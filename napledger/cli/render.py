@@ -17,7 +17,7 @@ from napledger.cli.grid import CACHED
 from napledger.core.history import ScoredDeal
 from napledger.core.ledger import POT, account_name, in_seat_order
 from napledger.core.money import shown_amount
-from napledger.core.numbers import currency_sign, signed, written
+from napledger.core.numbers import currency_sign, held, signed
 from napledger.core.reading import deal_label
 from napledger.core.rules import Deal, Rules
 from napledger.core.rules.scoring import describe, extras, outcome
@@ -134,7 +134,7 @@ def scoreboard(t: Scoreboard, footer: bool = True, above: Sequence[str] = ()) ->
             styled(chips, t.shown_money(chips, signed=True)),
         )
     if t.pot or t.rules.has_pot:
-        grid.add_row("[italic]" + _("pot") + "[/]", written(str(t.pot)), t.shown_money(t.pot))
+        grid.add_row("[italic]" + _("pot") + "[/]", held(t.pot), t.shown_money(t.pot))
     below = []
     if t.next_dealer:
         below.append(_("Next to deal: {player}").format(player=f"[bold]{esc(t.next_dealer)}[/]"))
@@ -201,13 +201,10 @@ def deal_line(rules: Rules, number: int, deal: Deal) -> str:
     return _("Deal {n}").format(n=number) + f" · {esc(describe(rules, deal))}"
 
 
-def payment_parts(
-    changes: Mapping[str, int], players: Sequence[str], involved: Iterable[str] = ()
-) -> list[str]:
-    """One deal's changes in seat order, the pot last; `involved` accounts show even at 0
-    (a dealer who anted and won it back took part in the deal)."""
+def payment_parts(paid: Iterable[tuple[str, int]]) -> list[str]:
+    """One deal's changes in the order the read model gives them (the pot last)."""
     parts = []
-    for account, chips in in_seat_order(changes, players, involved):
+    for account, chips in paid:
         if account == POT:
             parts.append("[italic]" + _("pot") + f"[/] {signed(chips)}")
         else:
@@ -216,7 +213,7 @@ def payment_parts(
 
 
 def payments(changes: Mapping[str, int], players: Sequence[str]) -> str:
-    return "   ".join(payment_parts(changes, players)) or _("no payments")
+    return "   ".join(payment_parts(in_seat_order(changes, players))) or _("no payments")
 
 
 def after_deal(done: DealResult) -> None:
@@ -282,7 +279,7 @@ def hand_list(history: History) -> None:
         else:
             said = _("closed, the pot ({n}) to {player}")
         text = said.format(n=close.pot, player=esc(close.pot_to))
-        paid = "   ".join(payment_parts(close.shares, t.players))
+        paid = "   ".join(payment_parts(history.payments(close)))
         if close.live:
             event_row(text, paid, str(close.pot + close.shares.get(POT, 0)))
         else:
@@ -327,10 +324,8 @@ def hand_list(history: History) -> None:
                     + (f" — {deal.note}" if deal.note else "")
                 ),
                 # Each payment wraps as a whole: a name is never parted from its amount.
-                payment_parts(
-                    d.entries, t.players, {a for x in d.transfers for a in (x.payer, x.payee)}
-                ),
-                written(str(d.stored_pot_after)),
+                payment_parts(history.payments(d)),
+                held(d.stored_pot_after),
             )
         else:
             deal_row(

@@ -9,7 +9,7 @@ from decimal import Decimal
 from functools import cached_property
 
 from napledger.core.history import ScoredDeal
-from napledger.core.ledger import Transfer, balances
+from napledger.core.ledger import Transfer, balances, in_seat_order
 from napledger.core.money import chips_money, shown_money
 from napledger.core.reading import by_chips
 from napledger.core.rules import Deal, Rules
@@ -126,6 +126,16 @@ class History:
                 out.append(changes.pop(0))
             out.append(deal)
         return (*out, *changes, *closes)
+
+    def payments(self, event: ScoredDeal | CloseRecord) -> tuple[tuple[str, int], ...]:
+        """A live deal's changes, or a close's shares, as every front end lists them: in
+        seat order, the pot last; an account a deal's payments touched shows even at 0 (a
+        dealer who anted and won it back took part in the deal)."""
+        players = self.scoreboard.players
+        if isinstance(event, CloseRecord):
+            return tuple(in_seat_order(event.shares, players))
+        touched = {a for x in event.transfers for a in (x.payer, x.payee)}
+        return tuple(in_seat_order(event.entries, players, touched))
 
     @cached_property
     def running(self) -> tuple[tuple[str, Mapping[str, int]], ...]:

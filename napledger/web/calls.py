@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import TYPE_CHECKING, TypeVar
 
-from napledger.core.ledger import POT, in_seat_order
+from napledger.core.ledger import POT, account_name
 from napledger.core.money import shown_amount
+from napledger.core.numbers import held, signed
 from napledger.core.options import DealOptions
 from napledger.core.reading import deal_label, step_number
 from napledger.core.rules.scoring import describe
@@ -30,6 +31,8 @@ if TYPE_CHECKING:
     from napledger.store.views import History
 
 T = TypeVar("T")
+# How the templates write what the read model holds: the same functions as the terminal's.
+FILTERS = {"signed": signed, "held": held, "account": account_name}
 # The most points of each player's line in the chart: one per 3 pixels of a phone's width.
 CHART_STEPS = 100
 
@@ -210,8 +213,7 @@ def board(
     for d in live:
         deal = d.deal
         assert deal is not None  # the API scores strictly: a live deal has its record
-        paid = in_seat_order(d.entries, t.players)
-        deals.append(DealView(d.number, d.label, describe(t.rules, deal), tuple(paid)))
+        deals.append(DealView(d.number, d.label, describe(t.rules, deal), history.payments(d)))
     unit = settlement.currency
     rules = t.rules
     return Board(
