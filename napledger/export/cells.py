@@ -99,6 +99,20 @@ def _local_format(lcid: str, currency: str, number: str, signed: bool) -> str:
     return f'[$-{lcid}]+{number}{unit};[$-{lcid}]"\u2212"{number}{unit};[$-{lcid}]{zero}{unit}'
 
 
+def chips_format(fmt: str) -> str:
+    """`CHIPS` or `CHANGE` as the language writes chips, the way the terminal's `signed`
+    and `held` do: `+5`/`-5` in English, `+5`/`−5` with `1 234` grouped in Russian and
+    Polish (the language's id, as for money); any other format as it is."""
+    lcid = _LCIDS.get(language())
+    if lcid is None or fmt not in (CHIPS, CHANGE):
+        return fmt
+    lang = f"[$-{lcid}]"
+    minus = f'{lang}"\u2212"#,##0'
+    if fmt == CHIPS:
+        return f"{lang}#,##0;{minus}"
+    return f"{lang}+#,##0;{minus};{lang}0"
+
+
 def _with_currency(currency: str, number: str) -> str:
     code = currency.strip().upper()
     if code in _SYMBOLS:
