@@ -31,7 +31,15 @@ from napledger.core.errors import NapError
 from napledger.core.ledger import account_name
 from napledger.core.numbers import signed
 from napledger.core.options import DealOptions
-from napledger.core.reading import by_chips, deal_label
+from napledger.core.reading import (
+    CLOSE,
+    OPEN,
+    by_chips,
+    deal_label,
+    pot_at_close,
+    pot_carried_in,
+    pot_row_label,
+)
 from napledger.core.rules import load_preset
 from napledger.core.words import speaking
 from napledger.store.api import Database, SessionAPI
@@ -342,3 +350,30 @@ def test_an_amended_deal_a_gain_a_loss_and_the_pot_read_alike_in_all_four(nap, t
             change = next(i for i, h in enumerate(header) if h.startswith(player))
             with speaking(lang):
                 assert found[change] == signed(chips), (player, found)
+
+
+def test_a_carried_pot_and_the_closes_read_alike_in_hands_and_on_deals(nap, tmp_path):
+    """The pot coming in and going out is one row of the timeline, worded once
+    (napledger.core.reading), in the terminal's hands and the workbook's Deals sheet."""
+    nap("new first --players A,B,C --variant russian")
+    nap("pass")
+    nap("close --pot carry")
+    nap("new second --players A,B,C --variant russian --carry-from first")
+    nap("hand 3 --by A --made")
+    nap("close --pot split")
+    workbook = tmp_path / "both.xlsx"
+    nap(f"export first second -o {workbook}")
+    rows = table_rows(openpyxl.load_workbook(workbook)["Deals"], "DealsTable")
+    on_deals = [
+        (r["Session"].value, r["Deal"].value, r["Outcome"].value)
+        for r in rows
+        if r["Deal"].value in (pot_row_label(OPEN), pot_row_label(CLOSE))
+    ]
+    assert on_deals == [
+        ("first", "close", pot_at_close(1, "carry", "second")),
+        ("second", "open", pot_carried_in(1, "first")),
+        ("second", "close", pot_at_close(2, "split")),
+    ]
+    for session, label, said in on_deals:
+        listed = " ".join(nap(f"hands --session {session}").stdout.replace("│", " ").split())
+        assert f"{label} {said}" in listed, (session, listed)

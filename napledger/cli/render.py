@@ -18,7 +18,14 @@ from napledger.core.history import ScoredDeal
 from napledger.core.ledger import POT, account_name, in_seat_order
 from napledger.core.money import shown_amount
 from napledger.core.numbers import currency_sign, held, signed
-from napledger.core.reading import deal_label
+from napledger.core.reading import (
+    CLOSE,
+    OPEN,
+    deal_label,
+    pot_at_close,
+    pot_carried_in,
+    pot_row_label,
+)
 from napledger.core.rules import Deal, Rules
 from napledger.core.rules.scoring import describe, extras, outcome
 from napledger.core.rules.texts import bid_name, rule_text
@@ -260,9 +267,12 @@ def roster_line(change: RosterChange) -> str:
     return f"[italic]{said}[/]"
 
 
-def hand_list(history: History) -> None:
-    """The history's timeline drawn: every deal, each join and leave, and each close (one
-    taken back by `reopen` greyed), in the order the history gives them."""
+def hand_list(
+    history: History, carried_from: str | None = None, carried_to: str | None = None
+) -> None:
+    """The history's timeline drawn: a pot carried in (from the session named
+    `carried_from`), every deal, each join and leave, and each close (one taken back by
+    `reopen` greyed; a pot carried on to `carried_to`), in the order the history gives them."""
     from napledger.cli.grid import Grid
 
     t = history.scoreboard
@@ -272,30 +282,29 @@ def hand_list(history: History) -> None:
     )
 
     def close_row(close: CloseRecord) -> None:
-        if close.pot_to == "split":
-            said = _("closed, the pot ({n}) split")
-        elif close.pot_to == "carry":
-            said = _("closed, the pot ({n}) carried")
-        else:
-            said = _("closed, the pot ({n}) to {player}")
-        text = said.format(n=close.pot, player=esc(close.pot_to))
+        text = esc(pot_at_close(close.pot, close.pot_to, carried_to if close.live else None))
         paid = "   ".join(payment_parts(history.payments(close)))
+        label = pot_row_label(CLOSE)
         if close.live:
-            event_row(text, paid, str(close.pot + close.shares.get(POT, 0)))
+            event_row(text, paid, held(close.pot + close.shares.get(POT, 0)), label)
         else:
             reopened = _("{closed}; reopened").format(closed=text)
-            event_row(f"[dim]{reopened}[/]", f"[dim]{paid}[/]")
+            event_row(f"[dim]{reopened}[/]", f"[dim]{paid}[/]", label=f"[dim]{label}[/]")
 
     # A join, leave or close stands between two lines of its own, so that it never reads
     # as the rest of the deal above it.
     between = False
 
-    def event_row(text: str, paid: str = "", pot: str = "") -> None:
+    def event_row(text: str, paid: str = "", pot: str = "", label: str = "") -> None:
         nonlocal between
         if grid.rows and not between:
             grid.add_section()
-        grid.add_row("", "", "", text, paid, pot, end_section=True)
+        grid.add_row(label, "", "", text, paid, pot, end_section=True)
         between = True
+
+    if t.session.opening_pot:  # the pot this session opened with, from the one before
+        said = esc(pot_carried_in(t.session.opening_pot, carried_from))
+        event_row(said, pot=held(t.session.opening_pot), label=pot_row_label(OPEN))
 
     def deal_row(*cells: Any) -> None:
         nonlocal between

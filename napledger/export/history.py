@@ -22,6 +22,7 @@ from openpyxl.utils import get_column_letter
 
 from napledger.core.ledger import account_name
 from napledger.core.numbers import signed
+from napledger.core.reading import CLOSE, OPEN, pot_at_close, pot_carried_in, pot_row_label
 from napledger.core.rules.texts import bid_name
 from napledger.core.words import N_, NC_, _, pgettext
 from napledger.export.cells import CHANGE, CHIPS, DATETIME, DealNumber, money_format
@@ -33,8 +34,6 @@ PROGRESS_EVERY = 500  # deals between two progress calls
 _NAME_CAP = 10  # characters of a name column on the Deals sheet: a longer name is cut
 _SESSION_CAP = 16
 _PLAYER_CAP = 8  # characters of a player's number columns: a longer name wraps in the header
-# The Deal cell of a session's opening and closing pot rows.
-OPEN, CLOSE = NC_("deal cell", "open"), NC_("deal cell", "close")
 
 # Sessions are named as the reader knows them (their ids appear nowhere else).
 DEAL_COLUMNS = (
@@ -229,13 +228,8 @@ class _SessionWriter:
         session = self.session
         seated = set(session.players)
         if session.opening_pot:
-            if session.carried_from:
-                said = _("pot of {n} carried in from {session}").format(
-                    n=session.opening_pot, session=session.carried_from
-                )
-            else:
-                said = _("pot of {n} carried in").format(n=session.opening_pot)
-            self._pot_row(pgettext("deal cell", OPEN), said, {}, ())
+            said = pot_carried_in(session.opening_pot, session.carried_from)
+            self._pot_row(pot_row_label(OPEN), said, {}, ())
         if self.series.first_row == 0:
             self.series.first_row = self.balance.rows + 1
         started = False  # the start's point is written with the first live deal's seating
@@ -275,31 +269,23 @@ class _SessionWriter:
             self._balance_row(0, session.players)
         self.left = self.pot
         if session.pot_to is not None:
-            self._close()
+            self._close(session.pot_to)
         self.transfers.write_through(None)
         self.series.last_row = self.balance.rows
 
     def pot_flow(self) -> PotFlow:
         return PotFlow(self.session.opening_pot, self.paid_in, self.taken, self.left)
 
-    def _close(self) -> None:
-        session, pot_to = self.session, self.session.pot_to
+    def _close(self, pot_to: str) -> None:
+        session = self.session
         shares = session.close_shares
-        if pot_to == "carry" and session.carried_to:
-            said = _("pot of {n} carried to {session}")
-        elif pot_to == "carry":
-            said = _("pot of {n} carried on")
-        elif pot_to == "split":
-            said = _("pot of {n} split")
-        else:
-            said = _("pot of {n} to {player}")
         for player, chips in shares.items():
             self.totals[player] = self.totals.get(player, 0) + chips
         if pot_to != "carry":
             self.pot = 0
-        told = said.format(n=self.left, session=session.carried_to, player=pot_to)
-        self._pot_row(pgettext("deal cell", CLOSE), told, shares, session.players)
-        self._balance_row(pgettext("deal cell", CLOSE), session.players)
+        told = pot_at_close(self.left, pot_to, session.carried_to)
+        self._pot_row(pot_row_label(CLOSE), told, shares, session.players)
+        self._balance_row(pot_row_label(CLOSE), session.players)
 
     def _pot_row(
         self, label: str, outcome: str, changes: Mapping[str, int], shown: Sequence[str]
@@ -417,9 +403,7 @@ class _Transfers:
         self._sheet.append(
             [
                 session.name,
-                pgettext("deal cell", CLOSE)
-                if row.deal is None
-                else DealNumber(row.deal, row.revision),
+                pot_row_label(CLOSE) if row.deal is None else DealNumber(row.deal, row.revision),
                 row.revision,
                 account_name(row.payer),
                 account_name(row.payee),

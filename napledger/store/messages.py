@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from napledger.core.ledger import Transfer, account_name, in_seat_order
 from napledger.core.money import shown_money
 from napledger.core.numbers import signed
-from napledger.core.reading import deal_label
+from napledger.core.reading import deal_label, shares_said
 from napledger.core.words import _, ngettext
 from napledger.store.views import Closed, ClosePlan, DealResult, Scoreboard
 
@@ -103,7 +103,7 @@ def closed(done: Closed) -> str:
 
 def pot_shares(transfers: Sequence[Transfer]) -> str:
     """Each player's share of a pot paid out at a close: "Ann +2, Ben +2"."""
-    return ", ".join(f"{x.payee} {signed(x.chips)}" for x in transfers)
+    return shares_said((x.payee, x.chips) for x in transfers)
 
 
 def reopened(board: Scoreboard) -> str:
