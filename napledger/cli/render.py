@@ -144,7 +144,12 @@ def scoreboard(t: Scoreboard, footer: bool = True, above: Sequence[str] = ()) ->
         grid.add_row("[italic]" + _("pot") + "[/]", held(t.pot), t.shown_money(t.pot))
     below = []
     if t.next_dealer:
-        below.append(_("Next to deal: {player}").format(player=f"[bold]{esc(t.next_dealer)}[/]"))
+        said = (
+            _("Next to deal: {player}, who sits out: no cards, no bid")
+            if t.next_dealer in t.sits_out
+            else _("Next to deal: {player}")
+        )
+        below.append(said.format(player=f"[bold]{esc(t.next_dealer)}[/]"))
     elif t.session.closed_at and footer:
         below.append(_("Closed; pot: {where}.").format(where=pot_to_text(t.session.pot_to)))
     # The grid is drawn as Rich would draw it, without its cost in every deal of `play`.

@@ -61,6 +61,15 @@ class Scoreboard:
         """Chips as money as a person reads it (`+0.70`, `+0.70 GBP` `label`led)."""
         return shown_money(chips, self.chip_value, self.session.currency, signed, label)
 
+    @property
+    def sits_out(self) -> tuple[str, ...]:
+        """Who sits the next deal out: seated but dealt no cards (the dealer, at a table as
+        big as the rules' dealer_sits_out_from)."""
+        if self.next_dealer is None:
+            return ()
+        dealt = self.rules.dealt_in(self.seating, self.next_dealer)
+        return tuple(p for p in self.seating if p not in dealt)
+
     @cached_property
     def standings(self) -> tuple[Standing, ...]:
         """The scoreboard's lines, in the order every front end draws them (most chips
