@@ -39,8 +39,10 @@ from napledger.core.reading import (
     pot_at_close,
     pot_carried_in,
     pot_row_label,
+    roster_said,
 )
 from napledger.core.rules import load_preset
+from napledger.core.seating import RosterChange
 from napledger.core.words import speaking
 from napledger.store.api import Database, SessionAPI
 from napledger.web.app import create_app
@@ -391,3 +393,23 @@ def test_who_sits_out_is_the_boards_in_the_terminal_and_on_the_keepers_page(nap)
         page = calls.board(db, board.session.id)
     assert board.sits_out == ("B",) == page.choices.sits_out
     assert "Next to deal: B, who sits out: no cards, no bid" in nap("table").stdout
+
+
+def test_joins_and_leaves_stand_between_the_same_deals_in_hands_and_on_deals(nap, tmp_path):
+    nap("new fri --players Ann,Ben,Cat")
+    nap("hand 3 --by Ann --made")
+    nap("join Dan")
+    nap("hand 3 --by Ben --failed")
+    nap("leave Ann")  # in force from the next deal: the last row of the timeline
+    workbook = tmp_path / "fri.xlsx"
+    nap(f"export fri -o {workbook}")
+    rows = table_rows(openpyxl.load_workbook(workbook)["Deals"], "DealsTable")
+    on_deals = [r["Deal"].value or r["Outcome"].value for r in rows]
+    with Database(os.environ["NAPLEDGER_DB"]) as db, db.read() as tx:
+        history = tx.session("fri").history()
+    timeline = [
+        roster_said(e) if isinstance(e, RosterChange) else e.number for e in history.timeline
+    ]
+    assert on_deals == timeline == [1, "Dan sits down in seat 4", 2, "Ann leaves the table"]
+    listed = [" ".join(r.replace("│", " ").split()) for r in nap("hands").stdout.splitlines()]
+    assert [r for r in listed if r.endswith(("seat 4", "the table"))] == timeline[1::2]

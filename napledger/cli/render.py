@@ -25,6 +25,7 @@ from napledger.core.reading import (
     pot_at_close,
     pot_carried_in,
     pot_row_label,
+    roster_said,
 )
 from napledger.core.rules import Deal, Rules
 from napledger.core.rules.scoring import describe, extras, outcome
@@ -264,12 +265,7 @@ LONG_HISTORY = 200  # rows of `hands`
 
 
 def roster_line(change: RosterChange) -> str:
-    if change.kind == "leave":
-        return "[italic]" + _("{player} leaves the table").format(player=esc(change.player)) + "[/]"
-    said = _("{player} sits down in seat {seat}").format(
-        player=esc(change.player), seat=change.seat + 1
-    )
-    return f"[italic]{said}[/]"
+    return f"[italic]{esc(roster_said(change))}[/]"
 
 
 def hand_list(

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from napledger.core.numbers import signed
+from napledger.core.seating import RosterChange
 from napledger.core.words import NC_, _, pgettext
 
 # The timeline's rows for the pot coming in and going out, where a deal's label would be
@@ -73,3 +74,10 @@ def shares_said(shares: Iterable[tuple[str, int]]) -> str:
     """Each player's share of a pot paid out at a close, signed as every change is:
     "Ann +2, Ben +2"."""
     return ", ".join(f"{player} {signed(chips)}" for player, chips in shares)
+
+
+def roster_said(change: RosterChange) -> str:
+    """A join or a leave as the timeline says it."""
+    if change.kind == "leave":
+        return _("{player} leaves the table").format(player=change.player)
+    return _("{player} sits down in seat {seat}").format(player=change.player, seat=change.seat + 1)

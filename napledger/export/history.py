@@ -6,8 +6,10 @@ the history, and ``progress`` moves with the real work: a deal's ledger rows
 are written just after the deal.
 
 The history reconciles on paper: a pot carried in gets an opening row saying
-where it came from, the close gets a row with each player's share (or where the
-pot was carried), so the last running total of every player is the Summary's.
+where it came from, each join and leave a row between the deals (the timeline of
+`hands`, worded by napledger.core.reading), the close a row with each player's share
+(or where the pot was carried), so the last running total of every player is the
+Summary's.
 A voided or replaced deal is shown greyed with what it had paid in brackets, as
 text: no column a person would add up counts it.
 """
@@ -22,8 +24,16 @@ from openpyxl.utils import get_column_letter
 
 from napledger.core.ledger import account_name
 from napledger.core.numbers import signed
-from napledger.core.reading import CLOSE, OPEN, pot_at_close, pot_carried_in, pot_row_label
+from napledger.core.reading import (
+    CLOSE,
+    OPEN,
+    pot_at_close,
+    pot_carried_in,
+    pot_row_label,
+    roster_said,
+)
 from napledger.core.rules.texts import bid_name
+from napledger.core.seating import RosterChange
 from napledger.core.words import N_, NC_, _, pgettext
 from napledger.export.cells import CHANGE, CHIPS, DATETIME, DealNumber, money_format
 from napledger.export.data import DealRow, LedgerRow, SessionExport
@@ -229,11 +239,15 @@ class _SessionWriter:
         seated = set(session.players)
         if session.opening_pot:
             said = pot_carried_in(session.opening_pot, session.carried_from)
-            self._pot_row(pot_row_label(OPEN), said, {}, ())
+            self._event_row(pot_row_label(OPEN), said, self.pot)
         if self.series.first_row == 0:
             self.series.first_row = self.balance.rows + 1
         started = False  # the start's point is written with the first live deal's seating
+        # A join or leave stands before the first deal it is in force for, as in `hands`.
+        changes = list(session.roster)
         for deal in session.deals:
+            while changes and changes[0].from_deal <= deal.number:
+                self._roster_row(changes.pop(0))
             live = deal.status == "live"
             if live and not started:
                 # Everyone at the first deal starts level: each of their lines starts at zero.
@@ -268,6 +282,8 @@ class _SessionWriter:
         if not started:
             self._balance_row(0, session.players)
         self.left = self.pot
+        for change in changes:  # in force from the next deal
+            self._roster_row(change)
         if session.pot_to is not None:
             self._close(session.pot_to)
         self.transfers.write_through(None)
@@ -284,16 +300,27 @@ class _SessionWriter:
         if pot_to != "carry":
             self.pot = 0
         told = pot_at_close(self.left, pot_to, session.carried_to)
-        self._pot_row(pot_row_label(CLOSE), told, shares, session.players)
+        self._event_row(pot_row_label(CLOSE), told, self.pot, shares, session.players)
         self._balance_row(pot_row_label(CLOSE), session.players)
 
-    def _pot_row(
-        self, label: str, outcome: str, changes: Mapping[str, int], shown: Sequence[str]
+    def _roster_row(self, change: RosterChange) -> None:
+        """A row for a player joining or leaving the table, between the deals."""
+        self._event_row(None, roster_said(change), None)
+
+    def _event_row(
+        self,
+        label: str | None,
+        outcome: str,
+        pot: int | None,
+        changes: Mapping[str, int] | None = None,
+        shown: Sequence[str] = (),
     ) -> None:
-        """A row for the pot coming in or going out; ``shown`` players get their totals."""
+        """A row of the timeline between the deals: the pot coming in or going out, a join
+        or a leave (no pot shown); ``shown`` players get their totals."""
         session = self.session
+        changes = changes or {}
         values: list[object] = [session.name, label, None, None, None, None, outcome]
-        values += [None, self.pot, None]
+        values += [None, pot, None]
         for player in self.players:
             change = changes.get(player)
             values += [

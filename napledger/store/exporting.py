@@ -65,6 +65,7 @@ def session_export(book: Book, row: SessionRow) -> SessionExport:
         pot_to=row.pot_to if row.closed_at is not None else None,
         carried_to=_carried_to(book, row),
         close_shares=shares,
+        roster=tuple(c for c in book.roster(row) if c.kind != "seat"),
     )
 
 
