@@ -135,14 +135,14 @@ def scoreboard(t: Scoreboard, footer: bool = True, above: Sequence[str] = ()) ->
     )
     for line in t.standings:
         chips = line.chips
-        away = "" if line.seated or t.session.closed_at else " " + _("(left)")
+        away = " " + _("(left)") if line.away else ""
         grid.add_row(
             esc(line.player) + away,
             styled(chips),
             styled(chips, t.shown_money(chips, signed=True)),
         )
     if t.pot or t.rules.has_pot:
-        grid.add_row("[italic]" + _("pot") + "[/]", held(t.pot), t.shown_money(t.pot))
+        grid.add_row(f"[italic]{account_name(POT)}[/]", held(t.pot), t.shown_money(t.pot))
     below = []
     if t.next_dealer:
         said = (
@@ -219,7 +219,7 @@ def payment_parts(paid: Iterable[tuple[str, int]]) -> list[str]:
     parts = []
     for account, chips in paid:
         if account == POT:
-            parts.append("[italic]" + _("pot") + f"[/] {signed(chips)}")
+            parts.append(f"[italic]{account_name(POT)}[/] {signed(chips)}")
         else:
             parts.append(f"{esc(account)} {styled(chips)}")
     return parts

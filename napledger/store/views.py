@@ -74,8 +74,9 @@ class Scoreboard:
     def standings(self) -> tuple[Standing, ...]:
         """The scoreboard's lines, in the order every front end draws them (most chips
         first: napledger.core.reading.by_chips)."""
+        open_ = self.session.closed_at is None
         return tuple(
-            Standing(p, self.chips[p], p in self.seating)
+            Standing(p, self.chips[p], open_ and p not in self.seating)
             for p in by_chips(self.players, self.chips)
         )
 
@@ -86,7 +87,8 @@ class Standing:
 
     player: str
     chips: int
-    seated: bool  # at the table now (False: left it)
+    # Left the table while the session goes on (shown as such); once it is closed, nobody.
+    away: bool
 
 
 @dataclass(frozen=True)

@@ -44,7 +44,7 @@ class Line:
     name: str
     chips: int
     money: str
-    seated: bool
+    away: bool  # left the table, the session going on (Standing.away)
 
 
 @dataclass(frozen=True)
@@ -222,7 +222,7 @@ def board(
         title=rule_text(rules.title),
         closed=info.closed,
         players=tuple(
-            Line(s.player, s.chips, t.shown_money(s.chips, signed=True, label=True), s.seated)
+            Line(s.player, s.chips, t.shown_money(s.chips, signed=True, label=True), s.away)
             for s in t.standings
         ),
         pot=t.pot,
