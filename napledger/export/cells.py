@@ -215,12 +215,8 @@ class CellMaker:
 
     def formula(self, text: str, fmt: str | None = None, font: Font | None = None) -> WriteOnlyCell:
         """A formula of our own making (never text a person typed), such as a check's SUM."""
-        cell = WriteOnlyCell(self._ws, value=text)
+        cell = self._styled(text, fmt, font, None)
         cell.data_type = "f"
-        if fmt is not None:
-            cell.number_format = fmt
-        if font is not None:
-            cell.font = font
         return cell
 
     def _styled(
