@@ -11,7 +11,7 @@ from napledger.core.history import DealRecord, scored_deals
 from napledger.core.ledger import POT, postings
 from napledger.core.rules import Rules
 from napledger.core.rules.load import rules_to_dict
-from napledger.core.rules.scoring import close_transfers, outcome
+from napledger.core.rules.scoring import outcome
 from napledger.export.data import DealRow, LedgerRow, SessionExport, StakeRow
 from napledger.store.book import Book
 from napledger.store.models import DealRevision, SessionRow
@@ -32,9 +32,10 @@ def session_export(book: Book, row: SessionRow) -> SessionExport:
     shares: dict[str, int] = {}
     closes = [c for c in book.closes(row) if c.live]
     if row.closed_at is not None and row.pot_to and closes:
-        closing = close_transfers(closes[-1].pot, table.seating, row.pot_to)
-        ledger = [LedgerRow(None, 0, t.payer, t.payee, t.chips) for t in closing]
-        shares = {a: c for a, c in postings(closing).items() if a != POT}
+        # The shares the close stored (what hands lists), not worked out again here: each
+        # is paid out of the pot.
+        shares = {a: c for a, c in closes[-1].shares.items() if a != POT}
+        ledger = [LedgerRow(None, 0, POT, a, c) for a, c in shares.items() if c]
     net, _, _ = book.net_money([row])
     rules_data = rules_to_dict(rules)
     settings = {k: "off" if v is None else v for k, v in rules_data["settings"].items()}
