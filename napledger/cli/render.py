@@ -21,17 +21,17 @@ from napledger.core.numbers import currency_sign, held, signed
 from napledger.core.reading import (
     CLOSE,
     OPEN,
-    deal_label,
     pot_at_close,
     pot_carried_in,
     pot_row_label,
     roster_said,
 )
-from napledger.core.rules import Deal, Rules
-from napledger.core.rules.scoring import describe, extras, outcome
+from napledger.core.rules import Rules
+from napledger.core.rules.scoring import extras, outcome
 from napledger.core.rules.texts import bid_name, rule_text
 from napledger.core.seating import RosterChange
 from napledger.core.words import _, ngettext, pgettext
+from napledger.store.messages import amended_said, deal_said
 
 # The `--json` documents are the store's, so the page serves the very same ones.
 
@@ -210,10 +210,6 @@ def session_list(tables: Sequence[Scoreboard], current: int | None) -> None:
 # --- deals ----------------------------------------------------------------------
 
 
-def deal_line(rules: Rules, number: int, deal: Deal) -> str:
-    return _("Deal {n}").format(n=number) + f" · {esc(describe(rules, deal))}"
-
-
 def payment_parts(paid: Iterable[tuple[str, int]]) -> list[str]:
     """One deal's changes in the order the read model gives them (the pot last)."""
     parts = []
@@ -231,17 +227,14 @@ def payments(changes: Mapping[str, int], players: Sequence[str]) -> str:
 
 def after_deal(done: DealResult) -> None:
     t = done.scoreboard
-    said = deal_line(t.rules, done.number, done.deal), "  " + payments(done.changes, t.players)
+    said = esc(deal_said(done)), "  " + payments(done.changes, t.players)
     scoreboard(t, above=said)
 
 
 def amended(done: DealResult) -> None:
     """The corrected deal as `hands` lists it (N.2 is deal N's second version)."""
-    t, number = done.scoreboard, done.number
-    said = _("Amended: {deal} (now {label})").format(
-        deal=deal_line(t.rules, number, done.deal), label=deal_label(number, done.revision)
-    )
-    scoreboard(t, above=(said, "  " + payments(done.changes, t.players)))
+    t = done.scoreboard
+    scoreboard(t, above=(esc(amended_said(done)), "  " + payments(done.changes, t.players)))
 
 
 def changed(t: Scoreboard, message: str) -> None:

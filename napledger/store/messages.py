@@ -33,6 +33,22 @@ def recorded(done: DealResult, passed: bool = False) -> str:
     return said.format(n=done.number, paid=paid)
 
 
+def deal_said(done: DealResult) -> str:
+    """A deal recorded, as the terminal says it above its payments: "Deal 5 · Ann dealt ·
+    Ben bid nap: made"."""
+    from napledger.core.rules.scoring import describe
+
+    return _("Deal {n}").format(n=done.number) + " · " + describe(done.scoreboard.rules, done.deal)
+
+
+def amended_said(done: DealResult) -> str:
+    """A deal amended, as the terminal says it above its payments: "Amended: Deal 5 · …
+    (now 5.2)"."""
+    return _("Amended: {deal} (now {label})").format(
+        deal=deal_said(done), label=deal_label(done.number, done.revision)
+    )
+
+
 def amended(done: DealResult) -> str:
     """A deal amended: "Deal 5 amended (now 5.2)."."""
     return _("Deal {n} amended (now {label}).").format(
