@@ -31,7 +31,6 @@ from napledger.core.rules.scoring import extras, outcome
 from napledger.core.rules.texts import bid_name, rule_text
 from napledger.core.seating import RosterChange
 from napledger.core.words import _, ngettext, pgettext
-from napledger.store.messages import amended_said, deal_said
 
 # The `--json` documents are the store's, so the page serves the very same ones.
 
@@ -226,6 +225,8 @@ def payments(changes: Mapping[str, int], players: Sequence[str]) -> str:
 
 
 def after_deal(done: DealResult) -> None:
+    from napledger.store.messages import deal_said
+
     t = done.scoreboard
     said = esc(deal_said(done)), "  " + payments(done.changes, t.players)
     scoreboard(t, above=said)
@@ -233,6 +234,8 @@ def after_deal(done: DealResult) -> None:
 
 def amended(done: DealResult) -> None:
     """The corrected deal as `hands` lists it (N.2 is deal N's second version)."""
+    from napledger.store.messages import amended_said
+
     t = done.scoreboard
     scoreboard(t, above=(esc(amended_said(done)), "  " + payments(done.changes, t.players)))
 
