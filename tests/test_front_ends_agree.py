@@ -11,6 +11,9 @@ to the chip and to the penny (docs/rules.md: money is chips times the chip's val
 
 from __future__ import annotations
 
+import csv
+import html
+import os
 import re
 import zipfile
 from collections import Counter
@@ -25,12 +28,27 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from napledger.core.errors import NapError
+from napledger.core.ledger import account_name
+from napledger.core.numbers import signed
 from napledger.core.options import DealOptions
+from napledger.core.reading import (
+    CLOSE,
+    OPEN,
+    by_chips,
+    deal_label,
+    pot_at_close,
+    pot_carried_in,
+    pot_row_label,
+    roster_said,
+)
 from napledger.core.rules import load_preset
+from napledger.core.seating import RosterChange
+from napledger.core.words import speaking
 from napledger.store.api import Database, SessionAPI
 from napledger.web.app import create_app
 from tests.conftest import Nap
 from tests.export.test_workbook import table_rows
+from tests.real_clients import libreoffice, needs
 
 NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]
 
@@ -255,3 +273,143 @@ def test_every_front_end_shows_the_same_totals_pot_and_running_balances(plan, tm
             assert name == "Pot"
             final = tables[names[-1]]
             assert money(sheet[last].value) == Decimal("0.05") * final["pot"]
+
+
+# --- One label, one sign, one order, one money: the read model decides them once ---------
+
+
+def shown_sheet(workbook: Path, folder: Path, sheet: str) -> list[list[str]]:
+    """A sheet as LibreOffice shows it: its CSV filter, every sheet to its own file, each
+    cell as shown (the ninth option), in its number format."""
+    every_sheet = "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,true,false,false,-1"
+    done = libreoffice(workbook, folder, every_sheet)
+    path = folder / f"{workbook.stem}-{sheet}.csv"
+    assert done.returncode == 0 and path.exists(), done.stderr
+    with path.open(encoding="utf-8", newline="") as file:
+        return list(csv.reader(file))
+
+
+@needs("soffice")
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_an_amended_deal_a_gain_a_loss_and_the_pot_read_alike_in_all_four(nap, tmp_path, lang):
+    """The terminal, --json, the page and the workbook write what the core decides: the
+    amended deal's label, each change's sign, the board's order, a player's money."""
+    nap(f"new fri --players Ann,Ben,Boris --chip 0.05 --currency GBP --rule pool=on --lang {lang}")
+    nap("hand 3 --by Ann --made")
+    nap("hand nap --by Ben --failed")
+    nap("amend 1 3 --by Ann --failed")  # deal 1's second version: Ann loses, the pot gains
+    with Database(os.environ["NAPLEDGER_DB"]) as db, db.read() as tx:
+        s = tx.session("fri")
+        board, history = s.scoreboard(), s.history()
+    amended = next(d for d in history.deals if d.revision == 2)
+    label = deal_label(amended.number, amended.revision)
+    with speaking(lang):
+        paid = [f"{account_name(a)} {signed(c)}" for a, c in history.payments(amended)]
+        order = [line.player for line in board.standings]
+        lines = {
+            line.player: (signed(line.chips), board.shown_money(line.chips, signed=True))
+            for line in board.standings
+        }
+    assert label == "1.2" and order == by_chips(board.players, board.chips)
+    assert min(board.chips.values()) < 0 < max(board.chips.values())  # a gain and a loss
+    assert history.payments(amended)[-1][0] == "pot"  # the pot last, having gained
+
+    # The terminal: hands names the amended deal and its payments; table's order and signs.
+    hands = nap(f"--lang {lang} hands").stdout
+    row = next(r for r in hands.splitlines() if f" {label} " in r)
+    assert all(p in row or p in hands for p in paid[:-1]), row
+    table = nap(f"--lang {lang} table").stdout
+    rows = [r for r in table.splitlines() if any(f" {p} " in r for p in order)]
+    assert [next(p for p in order if f" {p} " in r) for r in rows] == order
+    for r, player in zip(rows, order, strict=True):
+        assert all(f" {text} " in r for text in lines[player]), r
+
+    # --json: the same label, and the same money (machine-written).
+    document = nap.json("hands --json")
+    assert [d["label"] for d in document if d["revision"] == 2] == [label]
+
+    # The page: the amended deal's label and payments, the board's order, signs and money.
+    with TestClient(create_app(None, "secret")) as client:
+        page = html.unescape(client.get("/s/1", headers={"accept-language": lang}).text)
+    deal = re.search(rf'<li data-deal="{re.escape(label)}">(.*?)</li>', page, re.S)
+    assert deal, page
+    assert [
+        re.sub(r"\s+", " ", p) for p in re.findall(r"<span class=\"\w*\">([^<]*)</span>", deal[1])
+    ] == paid
+    assert re.findall(r'<tr data-player="([^"]+)"', page) == order
+    for player, (chips, money_shown) in lines.items():
+        row_html = re.search(rf'<tr data-player="{player}".*?</tr>', page, re.S)
+        assert row_html and chips in row_html[0] and money_shown in row_html[0], player
+
+    # The workbook, as LibreOffice shows it: the label on Deals, each change's sign.
+    workbook = tmp_path / "fri.xlsx"
+    nap(f"export fri -o {workbook}")
+    deals = shown_sheet(workbook, tmp_path, "Deals" if lang == "en" else "Сдачи")
+    header = deals[0]
+    found = next(r for r in deals if r[1] == label)
+    for player, chips in history.payments(amended):
+        if player != "pot":
+            change = next(i for i, h in enumerate(header) if h.startswith(player))
+            with speaking(lang):
+                assert found[change] == signed(chips), (player, found)
+
+
+def test_a_carried_pot_and_the_closes_read_alike_in_hands_and_on_deals(nap, tmp_path):
+    """The pot coming in and going out is one row of the timeline, worded once
+    (napledger.core.reading), in the terminal's hands and the workbook's Deals sheet."""
+    nap("new first --players A,B,C --variant russian")
+    nap("pass")
+    nap("close --pot carry")
+    nap("new second --players A,B,C --variant russian --carry-from first")
+    nap("hand 3 --by A --made")
+    nap("close --pot split")
+    workbook = tmp_path / "both.xlsx"
+    nap(f"export first second -o {workbook}")
+    rows = table_rows(openpyxl.load_workbook(workbook)["Deals"], "DealsTable")
+    on_deals = [
+        (r["Session"].value, r["Deal"].value, r["Outcome"].value)
+        for r in rows
+        if r["Deal"].value in (pot_row_label(OPEN), pot_row_label(CLOSE))
+    ]
+    assert on_deals == [
+        ("first", "close", pot_at_close(1, "carry", "second")),
+        ("second", "open", pot_carried_in(1, "first")),
+        ("second", "close", pot_at_close(2, "split")),
+    ]
+    for session, label, said in on_deals:
+        listed = " ".join(nap(f"hands --session {session}").stdout.replace("│", " ").split())
+        assert f"{label} {said}" in listed, (session, listed)
+
+
+def test_who_sits_out_is_the_boards_in_the_terminal_and_on_the_keepers_page(nap):
+    """Six at a classic table: the dealer sits the deal out (dealer_sits_out_from = 6)."""
+    from napledger.web import calls
+
+    nap("new big --players A,B,C,D,E,F")
+    nap("hand 3 --by B --made")
+    with Database(os.environ["NAPLEDGER_DB"]) as db:
+        with db.read() as tx:
+            board = tx.session("big").scoreboard()
+        page = calls.board(db, board.session.id)
+    assert board.sits_out == ("B",) == page.choices.sits_out
+    assert "Next to deal: B, who sits out: no cards, no bid" in nap("table").stdout
+
+
+def test_joins_and_leaves_stand_between_the_same_deals_in_hands_and_on_deals(nap, tmp_path):
+    nap("new fri --players Ann,Ben,Cat")
+    nap("hand 3 --by Ann --made")
+    nap("join Dan")
+    nap("hand 3 --by Ben --failed")
+    nap("leave Ann")  # in force from the next deal: the last row of the timeline
+    workbook = tmp_path / "fri.xlsx"
+    nap(f"export fri -o {workbook}")
+    rows = table_rows(openpyxl.load_workbook(workbook)["Deals"], "DealsTable")
+    on_deals = [r["Deal"].value or r["Outcome"].value for r in rows]
+    with Database(os.environ["NAPLEDGER_DB"]) as db, db.read() as tx:
+        history = tx.session("fri").history()
+    timeline = [
+        roster_said(e) if isinstance(e, RosterChange) else e.number for e in history.timeline
+    ]
+    assert on_deals == timeline == [1, "Dan sits down in seat 4", 2, "Ann leaves the table"]
+    listed = [" ".join(r.replace("│", " ").split()) for r in nap("hands").stdout.splitlines()]
+    assert [r for r in listed if r.endswith(("seat 4", "the table"))] == timeline[1::2]

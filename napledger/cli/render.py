@@ -16,10 +16,18 @@ from rich.console import Console
 from napledger.cli.grid import CACHED
 from napledger.core.history import ScoredDeal
 from napledger.core.ledger import POT, account_name, in_seat_order
-from napledger.core.money import money_text, shown_money
-from napledger.core.numbers import currency_sign, signed, written
-from napledger.core.rules import Deal, Rules
-from napledger.core.rules.scoring import describe, extras, outcome
+from napledger.core.money import shown_amount
+from napledger.core.numbers import currency_sign, held, signed
+from napledger.core.reading import (
+    CLOSE,
+    OPEN,
+    pot_at_close,
+    pot_carried_in,
+    pot_row_label,
+    roster_said,
+)
+from napledger.core.rules import Rules
+from napledger.core.rules.scoring import extras, outcome
 from napledger.core.rules.texts import bid_name, rule_text
 from napledger.core.seating import RosterChange
 from napledger.core.words import _, ngettext, pgettext
@@ -124,23 +132,24 @@ def scoreboard(t: Scoreboard, footer: bool = True, above: Sequence[str] = ()) ->
         ["left", "right", "right"],
         min_width=cell_len(title) + 4,
     )
-    for player in sorted(t.players, key=lambda p: (-t.chips[p], t.players.index(p))):
-        chips = t.chips[player]
-        away = "" if player in t.seating or t.session.closed_at else " " + _("(left)")
+    for line in t.standings:
+        chips = line.chips
+        away = " " + _("(left)") if line.away else ""
         grid.add_row(
-            esc(player) + away,
+            esc(line.player) + away,
             styled(chips),
-            styled(chips, shown_money(chips, t.chip_value, currency, signed=True)),
+            styled(chips, t.shown_money(chips, signed=True)),
         )
     if t.pot or t.rules.has_pot:
-        grid.add_row(
-            "[italic]" + _("pot") + "[/]",
-            written(str(t.pot)),
-            shown_money(t.pot, t.chip_value, currency),
-        )
+        grid.add_row(f"[italic]{account_name(POT)}[/]", held(t.pot), t.shown_money(t.pot))
     below = []
     if t.next_dealer:
-        below.append(_("Next to deal: {player}").format(player=f"[bold]{esc(t.next_dealer)}[/]"))
+        said = (
+            _("Next to deal: {player}, who sits out: no cards, no bid")
+            if t.next_dealer in t.sits_out
+            else _("Next to deal: {player}")
+        )
+        below.append(said.format(player=f"[bold]{esc(t.next_dealer)}[/]"))
     elif t.session.closed_at and footer:
         below.append(_("Closed; pot: {where}.").format(where=pot_to_text(t.session.pot_to)))
     # The grid is drawn as Rich would draw it, without its cost in every deal of `play`.
@@ -200,41 +209,35 @@ def session_list(tables: Sequence[Scoreboard], current: int | None) -> None:
 # --- deals ----------------------------------------------------------------------
 
 
-def deal_line(rules: Rules, number: int, deal: Deal) -> str:
-    return _("Deal {n}").format(n=number) + f" · {esc(describe(rules, deal))}"
-
-
-def payment_parts(
-    changes: Mapping[str, int], players: Sequence[str], involved: Iterable[str] = ()
-) -> list[str]:
-    """One deal's changes in seat order, the pot last; `involved` accounts show even at 0
-    (a dealer who anted and won it back took part in the deal)."""
+def payment_parts(paid: Iterable[tuple[str, int]]) -> list[str]:
+    """One deal's changes in the order the read model gives them (the pot last)."""
     parts = []
-    for account, chips in in_seat_order(changes, players, involved):
+    for account, chips in paid:
         if account == POT:
-            parts.append("[italic]" + _("pot") + f"[/] {signed(chips)}")
+            parts.append(f"[italic]{account_name(POT)}[/] {signed(chips)}")
         else:
             parts.append(f"{esc(account)} {styled(chips)}")
     return parts
 
 
 def payments(changes: Mapping[str, int], players: Sequence[str]) -> str:
-    return "   ".join(payment_parts(changes, players)) or _("no payments")
+    return "   ".join(payment_parts(in_seat_order(changes, players))) or _("no payments")
 
 
 def after_deal(done: DealResult) -> None:
+    from napledger.store.messages import deal_said
+
     t = done.scoreboard
-    said = deal_line(t.rules, done.number, done.deal), "  " + payments(done.changes, t.players)
+    said = esc(deal_said(done)), "  " + payments(done.changes, t.players)
     scoreboard(t, above=said)
 
 
 def amended(done: DealResult) -> None:
     """The corrected deal as `hands` lists it (N.2 is deal N's second version)."""
-    t, number = done.scoreboard, done.number
-    said = _("Amended: {deal} (now {label})").format(
-        deal=deal_line(t.rules, number, done.deal), label=f"{number}.{done.revision}"
-    )
-    scoreboard(t, above=(said, "  " + payments(done.changes, t.players)))
+    from napledger.store.messages import amended_said
+
+    t = done.scoreboard
+    scoreboard(t, above=(esc(amended_said(done)), "  " + payments(done.changes, t.players)))
 
 
 def changed(t: Scoreboard, message: str) -> None:
@@ -258,17 +261,15 @@ LONG_HISTORY = 200  # rows of `hands`
 
 
 def roster_line(change: RosterChange) -> str:
-    if change.kind == "leave":
-        return "[italic]" + _("{player} leaves the table").format(player=esc(change.player)) + "[/]"
-    said = _("{player} sits down in seat {seat}").format(
-        player=esc(change.player), seat=change.seat + 1
-    )
-    return f"[italic]{said}[/]"
+    return f"[italic]{esc(roster_said(change))}[/]"
 
 
-def hand_list(history: History) -> None:
-    """The history's timeline drawn: every deal, each join and leave, and each close (one
-    taken back by `reopen` greyed), in the order the history gives them."""
+def hand_list(
+    history: History, carried_from: str | None = None, carried_to: str | None = None
+) -> None:
+    """The history's timeline drawn: a pot carried in (from the session named
+    `carried_from`), every deal, each join and leave, and each close (one taken back by
+    `reopen` greyed; a pot carried on to `carried_to`), in the order the history gives them."""
     from napledger.cli.grid import Grid
 
     t = history.scoreboard
@@ -278,30 +279,29 @@ def hand_list(history: History) -> None:
     )
 
     def close_row(close: CloseRecord) -> None:
-        if close.pot_to == "split":
-            said = _("closed, the pot ({n}) split")
-        elif close.pot_to == "carry":
-            said = _("closed, the pot ({n}) carried")
-        else:
-            said = _("closed, the pot ({n}) to {player}")
-        text = said.format(n=close.pot, player=esc(close.pot_to))
-        paid = "   ".join(payment_parts(close.shares, t.players))
+        text = esc(pot_at_close(close.pot, close.pot_to, carried_to if close.live else None))
+        paid = "   ".join(payment_parts(history.payments(close)))
+        label = pot_row_label(CLOSE)
         if close.live:
-            event_row(text, paid, str(close.pot + close.shares.get(POT, 0)))
+            event_row(text, paid, held(close.pot + close.shares.get(POT, 0)), label)
         else:
             reopened = _("{closed}; reopened").format(closed=text)
-            event_row(f"[dim]{reopened}[/]", f"[dim]{paid}[/]")
+            event_row(f"[dim]{reopened}[/]", f"[dim]{paid}[/]", label=f"[dim]{label}[/]")
 
     # A join, leave or close stands between two lines of its own, so that it never reads
     # as the rest of the deal above it.
     between = False
 
-    def event_row(text: str, paid: str = "", pot: str = "") -> None:
+    def event_row(text: str, paid: str = "", pot: str = "", label: str = "") -> None:
         nonlocal between
         if grid.rows and not between:
             grid.add_section()
-        grid.add_row("", "", "", text, paid, pot, end_section=True)
+        grid.add_row(label, "", "", text, paid, pot, end_section=True)
         between = True
+
+    if t.session.opening_pot:  # the pot this session opened with, from the one before
+        said = esc(pot_carried_in(t.session.opening_pot, carried_from))
+        event_row(said, pot=held(t.session.opening_pot), label=pot_row_label(OPEN))
 
     def deal_row(*cells: Any) -> None:
         nonlocal between
@@ -330,10 +330,8 @@ def hand_list(history: History) -> None:
                     + (f" — {deal.note}" if deal.note else "")
                 ),
                 # Each payment wraps as a whole: a name is never parted from its amount.
-                payment_parts(
-                    d.entries, t.players, {a for x in d.transfers for a in (x.payer, x.payee)}
-                ),
-                written(str(d.stored_pot_after)),
+                payment_parts(history.payments(d)),
+                held(d.stored_pot_after),
             )
         else:
             deal_row(
@@ -359,7 +357,7 @@ def settlement(done: Settlement) -> None:
     rows, net, plan, currency = done.sessions, done.net, done.payments, done.currency
 
     def cash(amount: Decimal | int) -> str:
-        return written(money_text(Decimal(amount), done.places))
+        return shown_amount(amount, done.places)
 
     names = ", ".join(esc(r.name) for r in rows)
     unit = f" {esc(currency_sign(currency))}" if currency else ""
@@ -387,7 +385,7 @@ def settlement(done: Settlement) -> None:
             for p in plan
             if p.payee == party
         ]
-        shown_net = written(money_text(Decimal(amount), done.places, signed=True))
+        shown_net = shown_amount(amount, done.places, signed=True)
         grid.add_row(
             esc(account_name(party)),
             styled(1 if amount > 0 else -1, shown_net),

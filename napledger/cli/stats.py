@@ -117,8 +117,8 @@ def render_stats(tally: "Figures", rows: "list[PlayerFigures]", filtered: bool) 
     from rich.table import Table as RichTable
 
     from napledger.cli.render import console, esc, signed, styled
-    from napledger.core.money import money_text
-    from napledger.core.numbers import with_currency, written
+    from napledger.core.money import shown_amount
+    from napledger.core.numbers import written
     from napledger.core.rules.texts import bid_name
 
     if not rows:
@@ -133,7 +133,7 @@ def render_stats(tally: "Figures", rows: "list[PlayerFigures]", filtered: bool) 
         return "\n".join(
             styled(
                 int(amount.compare(0)),
-                with_currency(written(money_text(amount, tally.places[currency], True)), currency),
+                shown_amount(amount, tally.places[currency], currency, signed=True, label=True),
             )
             for currency, amount in sorted(stats.money.items())
         )

@@ -17,6 +17,7 @@ from typing import NamedTuple
 
 from napledger.core.errors import NapError
 from napledger.core.ledger import POT, Transfer, postings
+from napledger.core.reading import deal_label
 from napledger.core.rules import Deal, Rules, score_deal
 
 
@@ -91,11 +92,6 @@ class ScoredDeal:
     def label(self) -> str:
         """How `hands` names this revision: N, or N.2 for deal N's second version."""
         return deal_label(self.number, self.revision)
-
-
-def deal_label(number: int, revision: int) -> str:
-    """A deal's version as `hands` names it: N, or N.2 for deal N's second version."""
-    return str(number) + (f".{revision}" if revision > 1 else "")
 
 
 def score_history(

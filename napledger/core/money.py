@@ -6,6 +6,7 @@ an amount alike (0.80 GBP everywhere for 16 chips of 0.05, never 0.8 in one of t
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from decimal import Decimal
 
 from napledger.core.errors import NapError
@@ -58,8 +59,36 @@ def shown_money(
 ) -> str:
     """`chips_money` as a person reads it, in the language spoken (`−1 234,50 ₽`); the
     JSON documents keep `chips_money`'s machine form."""
-    text = written(money_text(chips * chip_value, places(currency, chip_value), signed))
+    return shown_amount(chips * chip_value, places(currency, chip_value), currency, signed, label)
+
+
+def shown_amount(
+    amount: Decimal | int,
+    places: int,
+    currency: str = "",
+    signed: bool = False,
+    label: bool = False,
+) -> str:
+    """An amount of money as a person reads it, with `places` places (a settlement's
+    payment, an evening's net): `12.50`, `+0.80 GBP`, `−1 234,50 ₽` in Russian."""
+    text = written(money_text(amount, places, signed))
     return with_currency(text, currency) if label else text
+
+
+def money_chips(amount: Decimal, chip_value: Decimal | None) -> int | None:
+    """Money turned back into chips; None where no one chip value holds (sessions of
+    different chip values: their chips do not add up)."""
+    return int(amount / chip_value) if chip_value else None
+
+
+def summed_money(nets: Iterable[Mapping[str, Decimal]]) -> dict[str, Decimal]:
+    """Each party's money over several sessions: the sum of each session's net (what an
+    evening settles), in the order the parties first appear."""
+    total: dict[str, Decimal] = {}
+    for net in nets:
+        for party, money in net.items():
+            total[party] = total.get(party, Decimal(0)) + money
+    return total
 
 
 def chip_value(given: Decimal | str, what: str = N_("the chip value")) -> Decimal:

@@ -60,6 +60,12 @@ def signed(chips: int) -> str:
     return written(f"+{chips}" if chips > 0 else f"-{-chips}" if chips < 0 else "0")
 
 
+def held(chips: int) -> str:
+    """Chips an account holds, the pot's as every front end writes them: a count, with no
+    plus (`12`; `1 234` in Russian), a minus only for a pot owed chips."""
+    return written(str(chips))
+
+
 @dataclass(frozen=True)
 class Writing:
     """How a language writes numbers on screen and in a workbook (CLDR's symbols, as Babel

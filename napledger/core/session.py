@@ -23,7 +23,7 @@ from decimal import Decimal
 from napledger.core.errors import NapError
 from napledger.core.ledger import POT, Transfer, balances, postings
 from napledger.core.money import chip_value as checked_chip_value
-from napledger.core.money import currency_code
+from napledger.core.money import currency_code, summed_money
 from napledger.core.names import clean_player, clean_text, match_player
 from napledger.core.options import DealOptions, make_deal
 from napledger.core.rules import Deal, Rules, score_deal
@@ -659,10 +659,10 @@ def net_money(
                 "these sessions are in different currencies ({currencies}); settle them apart"
             ).format(currencies=", ".join(sorted(currencies)))
         )
-    net: dict[str, Decimal] = {}
-    for chips, value, _currency in sessions:
-        for party, count in chips.items():
-            net[party] = net.get(party, Decimal(0)) + count * value
+    net = summed_money(
+        {party: count * value for party, count in chips.items()}
+        for chips, value, _currency in sessions
+    )
     values = {value for _chips, value, _currency in sessions}
     return net, currencies.pop(), values.pop() if len(values) == 1 else None
 

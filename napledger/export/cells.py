@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING
@@ -12,6 +13,7 @@ from openpyxl.styles import Alignment, Font
 
 from napledger.core.money import money_text, places
 from napledger.core.numbers import currency_sign, with_currency, written
+from napledger.core.reading import revision_suffix
 from napledger.core.words import language
 from napledger.export.style import MUTED
 
@@ -97,6 +99,20 @@ def _local_format(lcid: str, currency: str, number: str, signed: bool) -> str:
     return f'[$-{lcid}]+{number}{unit};[$-{lcid}]"\u2212"{number}{unit};[$-{lcid}]{zero}{unit}'
 
 
+def chips_format(fmt: str) -> str:
+    """`CHIPS` or `CHANGE` as the language writes chips, the way the terminal's `signed`
+    and `held` do: `+5`/`-5` in English, `+5`/`−5` with `1 234` grouped in Russian and
+    Polish (the language's id, as for money); any other format as it is."""
+    lcid = _LCIDS.get(language())
+    if lcid is None or fmt not in (CHIPS, CHANGE):
+        return fmt
+    lang = f"[$-{lcid}]"
+    minus = f'{lang}"\u2212"#,##0'
+    if fmt == CHIPS:
+        return f"{lang}#,##0;{minus}"
+    return f"{lang}+#,##0;{minus};{lang}0"
+
+
 def _with_currency(currency: str, number: str) -> str:
     code = currency.strip().upper()
     if code in _SYMBOLS:
@@ -131,6 +147,21 @@ class Formula(str):
     """A formula the export writes itself (a check's SUM), never text a person typed."""
 
 
+@dataclass(frozen=True, slots=True)
+class DealNumber:
+    """A deal's number in a cell, shown as its label (`5.2`, napledger.core.reading) as
+    in the terminal and on the page; the cell still holds the number 5, to sort by."""
+
+    number: int
+    revision: int
+
+    @property
+    def fmt(self) -> str | None:
+        """The number format that writes the label: `0".2"`, or none for a first version."""
+        suffix = revision_suffix(self.revision)
+        return f'0"{suffix}"' if suffix else None
+
+
 class CellMaker:
     """Turns Python values into cells of one write-only worksheet."""
 
@@ -152,6 +183,8 @@ class CellMaker:
         font = MUTED if muted else font
         if isinstance(value, Formula):
             return self.formula(value, fmt, font)
+        if isinstance(value, DealNumber):
+            fmt, value = value.fmt or fmt, value.number
         if isinstance(value, str):
             plain = font is None and align is None and len(value) <= _MAX_TEXT
             if plain and not _NEEDS_CARE.search(value):
@@ -182,12 +215,8 @@ class CellMaker:
 
     def formula(self, text: str, fmt: str | None = None, font: Font | None = None) -> WriteOnlyCell:
         """A formula of our own making (never text a person typed), such as a check's SUM."""
-        cell = WriteOnlyCell(self._ws, value=text)
+        cell = self._styled(text, fmt, font, None)
         cell.data_type = "f"
-        if fmt is not None:
-            cell.number_format = fmt
-        if font is not None:
-            cell.font = font
         return cell
 
     def _styled(

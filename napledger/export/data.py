@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
 
+from napledger.core.seating import RosterChange
+
 STATUSES = ("live", "voided", "replaced")
 
 
@@ -99,6 +101,9 @@ class SessionExport:
     carried_to: str | None = None  # the session that took the carried pot, if one has
     # Chips the close paid each player out of the pot (none when carried or open).
     close_shares: Mapping[str, int] = field(default_factory=dict)
+    # The joins and leaves, in the order made: the Deals sheet lists them between the
+    # deals, as `hands` does.
+    roster: Sequence[RosterChange] = ()
 
 
 def deal_records(sessions: Iterable[SessionExport]) -> int:

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
+from napledger.core.money import money_chips, summed_money
 from napledger.core.settle import Payment, settle
 from napledger.export.data import SessionExport
 
@@ -30,8 +31,7 @@ class EveningPart:
         return values.pop() if len(values) == 1 else None
 
     def chips(self, party: str) -> int | None:
-        value = self.chip_value
-        return int(self.net.get(party, 0) / value) if value else None
+        return money_chips(self.net.get(party, Decimal(0)), self.chip_value)
 
 
 def evening(sessions: Sequence[SessionExport]) -> list[EveningPart]:
@@ -41,9 +41,6 @@ def evening(sessions: Sequence[SessionExport]) -> list[EveningPart]:
         by_currency.setdefault(session.currency, []).append(session)
     parts = []
     for currency, group in by_currency.items():
-        net: dict[str, Decimal] = {}
-        for session in group:
-            for party, money in session.net.items():
-                net[party] = net.get(party, Decimal(0)) + money
+        net = summed_money(s.net for s in group)  # as `settle` adds them up
         parts.append(EveningPart(currency, tuple(group), net, tuple(settle(net))))
     return parts

@@ -6,8 +6,10 @@ the history, and ``progress`` moves with the real work: a deal's ledger rows
 are written just after the deal.
 
 The history reconciles on paper: a pot carried in gets an opening row saying
-where it came from, the close gets a row with each player's share (or where the
-pot was carried), so the last running total of every player is the Summary's.
+where it came from, each join and leave a row between the deals (the timeline of
+`hands`, worded by napledger.core.reading), the close a row with each player's share
+(or where the pot was carried), so the last running total of every player is the
+Summary's.
 A voided or replaced deal is shown greyed with what it had paid in brackets, as
 text: no column a person would add up counts it.
 """
@@ -21,9 +23,19 @@ from decimal import Decimal
 from openpyxl.utils import get_column_letter
 
 from napledger.core.ledger import account_name
+from napledger.core.numbers import signed
+from napledger.core.reading import (
+    CLOSE,
+    OPEN,
+    pot_at_close,
+    pot_carried_in,
+    pot_row_label,
+    roster_said,
+)
 from napledger.core.rules.texts import bid_name
+from napledger.core.seating import RosterChange
 from napledger.core.words import N_, NC_, _, pgettext
-from napledger.export.cells import CHANGE, CHIPS, DATETIME, money_format
+from napledger.export.cells import CHANGE, CHIPS, DATETIME, DealNumber, money_format
 from napledger.export.data import DealRow, LedgerRow, SessionExport
 from napledger.export.evening import evening
 from napledger.export.sheet import MONEY, SIGNED, Column, Sheet, width_of
@@ -32,8 +44,6 @@ PROGRESS_EVERY = 500  # deals between two progress calls
 _NAME_CAP = 10  # characters of a name column on the Deals sheet: a longer name is cut
 _SESSION_CAP = 16
 _PLAYER_CAP = 8  # characters of a player's number columns: a longer name wraps in the header
-# The Deal cell of a session's opening and closing pot rows.
-OPEN, CLOSE = NC_("deal cell", "open"), NC_("deal cell", "close")
 
 # Sessions are named as the reader knows them (their ids appear nowhere else).
 DEAL_COLUMNS = (
@@ -228,17 +238,16 @@ class _SessionWriter:
         session = self.session
         seated = set(session.players)
         if session.opening_pot:
-            if session.carried_from:
-                said = _("pot of {n} carried in from {session}").format(
-                    n=session.opening_pot, session=session.carried_from
-                )
-            else:
-                said = _("pot of {n} carried in").format(n=session.opening_pot)
-            self._pot_row(pgettext("deal cell", OPEN), said, {}, ())
+            said = pot_carried_in(session.opening_pot, session.carried_from)
+            self._event_row(pot_row_label(OPEN), said, self.pot)
         if self.series.first_row == 0:
             self.series.first_row = self.balance.rows + 1
         started = False  # the start's point is written with the first live deal's seating
+        # A join or leave stands before the first deal it is in force for, as in `hands`.
+        changes = list(session.roster)
         for deal in session.deals:
+            while changes and changes[0].from_deal <= deal.number:
+                self._roster_row(changes.pop(0))
             live = deal.status == "live"
             if live and not started:
                 # Everyone at the first deal starts level: each of their lines starts at zero.
@@ -273,40 +282,45 @@ class _SessionWriter:
         if not started:
             self._balance_row(0, session.players)
         self.left = self.pot
+        for change in changes:  # in force from the next deal
+            self._roster_row(change)
         if session.pot_to is not None:
-            self._close()
+            self._close(session.pot_to)
         self.transfers.write_through(None)
         self.series.last_row = self.balance.rows
 
     def pot_flow(self) -> PotFlow:
         return PotFlow(self.session.opening_pot, self.paid_in, self.taken, self.left)
 
-    def _close(self) -> None:
-        session, pot_to = self.session, self.session.pot_to
+    def _close(self, pot_to: str) -> None:
+        session = self.session
         shares = session.close_shares
-        if pot_to == "carry" and session.carried_to:
-            said = _("pot of {n} carried to {session}")
-        elif pot_to == "carry":
-            said = _("pot of {n} carried on")
-        elif pot_to == "split":
-            said = _("pot of {n} split")
-        else:
-            said = _("pot of {n} to {player}")
         for player, chips in shares.items():
             self.totals[player] = self.totals.get(player, 0) + chips
         if pot_to != "carry":
             self.pot = 0
-        told = said.format(n=self.left, session=session.carried_to, player=pot_to)
-        self._pot_row(pgettext("deal cell", CLOSE), told, shares, session.players)
-        self._balance_row(pgettext("deal cell", CLOSE), session.players)
+        told = pot_at_close(self.left, pot_to, session.carried_to)
+        self._event_row(pot_row_label(CLOSE), told, self.pot, shares, session.players)
+        self._balance_row(pot_row_label(CLOSE), session.players)
 
-    def _pot_row(
-        self, label: str, outcome: str, changes: Mapping[str, int], shown: Sequence[str]
+    def _roster_row(self, change: RosterChange) -> None:
+        """A row for a player joining or leaving the table, between the deals."""
+        self._event_row(None, roster_said(change), None)
+
+    def _event_row(
+        self,
+        label: str | None,
+        outcome: str,
+        pot: int | None,
+        changes: Mapping[str, int] | None = None,
+        shown: Sequence[str] = (),
     ) -> None:
-        """A row for the pot coming in or going out; ``shown`` players get their totals."""
+        """A row of the timeline between the deals: the pot coming in or going out, a join
+        or a leave (no pot shown); ``shown`` players get their totals."""
         session = self.session
+        changes = changes or {}
         values: list[object] = [session.name, label, None, None, None, None, outcome]
-        values += [None, self.pot, None]
+        values += [None, pot, None]
         for player in self.players:
             change = changes.get(player)
             values += [
@@ -373,7 +387,7 @@ def _deal_values(
     outcome = deal.outcome
     values: list[object] = [
         session.name,
-        deal.number,
+        DealNumber(deal.number, deal.revision),
         status_text(deal.status),
         deal.dealer,
         deal.bidder,
@@ -387,7 +401,7 @@ def _deal_values(
     for player in players:
         change = deal.changes.get(player) if player in at_table else None
         if totals is None:
-            values += [None if change is None else f"({change:+d})", None, None]
+            values += [None if change is None else f"({signed(change)})", None, None]
             continue
         money = None if change is None else change * session.chip_value
         total = totals.get(player) if player in at_table else None
@@ -416,7 +430,7 @@ class _Transfers:
         self._sheet.append(
             [
                 session.name,
-                pgettext("deal cell", CLOSE) if row.deal is None else row.deal,
+                pot_row_label(CLOSE) if row.deal is None else DealNumber(row.deal, row.revision),
                 row.revision,
                 account_name(row.payer),
                 account_name(row.payee),

@@ -19,7 +19,7 @@ from openpyxl.worksheet.table import Table, TableColumn, TableStyleInfo
 
 from napledger.core.errors import NapError
 from napledger.core.words import _
-from napledger.export.cells import CellMaker, clean_text, xml_safe
+from napledger.export.cells import CellMaker, chips_format, clean_text, xml_safe
 from napledger.export.pages import LINE, Page, column_points, set_up
 from napledger.export.style import (
     FAMILY,
@@ -84,6 +84,7 @@ class Sheet:
         self.ws = wb.create_sheet(title)
         self.ws.freeze_panes = freeze
         self.cells = CellMaker(self.ws)
+        self._formats: list[str | None] = []
         self.rows = 0
         self._widths: list[float] = []
         self._columns: Sequence[Column] = ()
@@ -224,6 +225,8 @@ class Sheet:
         self.rows += 1
         self._grow(_LINE_HEIGHT * min(lines, 4))
         self._columns = columns
+        # Chips in the language the workbook is written in (the sheets are made in it).
+        self._formats = [chips_format(c.fmt) if c.fmt else None for c in columns]
 
     def line(self, text: str, font: Font = NOTE) -> None:
         """One line of text in the first column, free to run on over the empty cells."""
@@ -261,12 +264,12 @@ class Sheet:
         row = [
             make(
                 value,
-                money if column.fmt == MONEY else signed if column.fmt == SIGNED else column.fmt,
+                money if fmt == MONEY else signed if fmt == SIGNED else fmt,
                 muted=muted,
                 font=font,
                 align=_body_alignment(column, value),
             )
-            for value, column in zip(values, self._columns, strict=True)
+            for value, column, fmt in zip(values, self._columns, self._formats, strict=True)
         ]
         self.ws.append(row)
         self.rows += 1

@@ -14,6 +14,7 @@ from decimal import Decimal
 from openpyxl.utils import get_column_letter
 
 from napledger.core.ledger import POT, account_name
+from napledger.core.reading import shares_said
 from napledger.core.rules.texts import bid_name, rule_text
 from napledger.core.words import N_, NC_, _, language, ngettext, pgettext
 from napledger.export.cells import (
@@ -268,7 +269,7 @@ def pot_line(session: SessionExport, pot: PotFlow) -> str:
         where = session.carried_to or _("the next session")
         end = _("{n} carried to {session}").format(n=pot.left, session=where)
     elif session.pot_to == "split":
-        shares = ", ".join(f"{p} {c}" for p, c in session.close_shares.items())
+        shares = shares_said(session.close_shares.items())
         end = _("{n} split at the close").format(n=pot.left) + (f" ({shares})" if shares else "")
     else:
         end = _("{n} to {player} at the close").format(n=pot.left, player=session.pot_to)

@@ -11,7 +11,7 @@ from decimal import Decimal
 from typing import Any
 
 from napledger.core.history import ScoredDeal
-from napledger.core.money import money_text
+from napledger.core.money import money_chips, money_text
 from napledger.core.rules import Deal
 from napledger.core.rules.scoring import outcome
 from napledger.core.words import speaking
@@ -56,6 +56,7 @@ def _hands_json(history: History) -> list[dict[str, Any]]:
             {
                 "number": d.number,
                 "revision": d.revision,
+                "label": d.label,  # as every front end names it: 5, or 5.2 once amended
                 "status": d.status,
                 "voided": d.voided,
                 "dealer": deal.dealer,
@@ -99,17 +100,13 @@ def _stamp(d: ScoredDeal) -> datetime:
 
 def settlement_json(done: Settlement) -> dict[str, Any]:
     plan, chip_value, shown = done.payments, done.chip_value, done.places
-
-    def chips(amount: Decimal) -> int | None:
-        # Chips mean something only when every session counted had the same chip value.
-        return int(amount / chip_value) if chip_value else None
-
     return {
         "transfers": [
             {
                 "from": p.payer,
                 "to": p.payee,
-                "chips": chips(Decimal(p.amount)),
+                # Chips mean something only when every session counted had one chip value.
+                "chips": money_chips(Decimal(p.amount), chip_value),
                 "money": money_text(Decimal(p.amount), shown),
             }
             for p in plan

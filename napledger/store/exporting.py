@@ -11,7 +11,7 @@ from napledger.core.history import Revision, scored_deals
 from napledger.core.ledger import POT, postings
 from napledger.core.rules import Rules
 from napledger.core.rules.load import rules_to_dict
-from napledger.core.rules.scoring import close_transfers, outcome
+from napledger.core.rules.scoring import outcome
 from napledger.export.data import DealRow, LedgerRow, SessionExport, StakeRow
 from napledger.store.book import Book, SessionStore, net_money
 from napledger.store.codec import DealRecord, read
@@ -34,9 +34,10 @@ def session_export(store: SessionStore) -> SessionExport:
     shares: dict[str, int] = {}
     closes = [c for c in store.closes() if c.live]
     if row.closed_at is not None and row.pot_to and closes:
-        closing = close_transfers(closes[-1].pot, table.seating, row.pot_to)
-        ledger = [LedgerRow(None, 0, t.payer, t.payee, t.chips) for t in closing]
-        shares = {a: c for a, c in postings(closing).items() if a != POT}
+        # The shares the close stored (what hands lists), not worked out again here: each
+        # is paid out of the pot.
+        shares = {a: c for a, c in closes[-1].shares.items() if a != POT}
+        ledger = [LedgerRow(None, 0, POT, a, c) for a, c in shares.items() if c]
     net, _, _ = net_money([store])
     rules_data = rules_to_dict(rules)
     settings = {k: "off" if v is None else v for k, v in rules_data["settings"].items()}
@@ -65,8 +66,9 @@ def session_export(store: SessionStore) -> SessionExport:
         opening_pot=row.opening_pot,
         carried_from=_name(book, row.carried_from),
         pot_to=row.pot_to if row.closed_at is not None else None,
-        carried_to=_carried_to(book, row),
+        carried_to=store.carried_into(),
         close_shares=shares,
+        roster=tuple(c for c in store.roster() if c.kind != "seat"),
     )
 
 
@@ -74,13 +76,6 @@ def _name(book: Book, session_id: int | None) -> str | None:
     if session_id is None:
         return None
     found = book.db.execute(select(_S.name).where(_S.id == session_id)).first()
-    return found[0] if found else None
-
-
-def _carried_to(book: Book, row: SessionRow) -> str | None:
-    """The session that opened with this one's carried pot, if any has yet."""
-    query = select(_S.name).where(_S.carried_from == row.id)
-    found = book.db.execute(query).first()
     return found[0] if found else None
 
 

@@ -6,9 +6,12 @@ said in the language spoken (napledger/core/words.py).
 
 from __future__ import annotations
 
-from napledger.core.ledger import account_name, in_seat_order
+from collections.abc import Sequence
+
+from napledger.core.ledger import Transfer, account_name, in_seat_order
 from napledger.core.money import shown_money
 from napledger.core.numbers import signed
+from napledger.core.reading import deal_label, shares_said
 from napledger.core.words import _, ngettext
 from napledger.store.views import Closed, ClosePlan, DealResult, Scoreboard
 
@@ -28,6 +31,29 @@ def recorded(done: DealResult, passed: bool = False) -> str:
     else:
         said = _("Deal {n} recorded: {paid}.") if paid else _("Deal {n} recorded.")
     return said.format(n=done.number, paid=paid)
+
+
+def deal_said(done: DealResult) -> str:
+    """A deal recorded, as the terminal says it above its payments: "Deal 5 · Ann dealt ·
+    Ben bid nap: made"."""
+    from napledger.core.rules.scoring import describe
+
+    return _("Deal {n}").format(n=done.number) + " · " + describe(done.scoreboard.rules, done.deal)
+
+
+def amended_said(done: DealResult) -> str:
+    """A deal amended, as the terminal says it above its payments: "Amended: Deal 5 · …
+    (now 5.2)"."""
+    return _("Amended: {deal} (now {label})").format(
+        deal=deal_said(done), label=deal_label(done.number, done.revision)
+    )
+
+
+def amended(done: DealResult) -> str:
+    """A deal amended: "Deal 5 amended (now 5.2)."."""
+    return _("Deal {n} amended (now {label}).").format(
+        n=done.number, label=deal_label(done.number, done.revision)
+    )
 
 
 def started(board: Scoreboard) -> list[str]:
@@ -71,7 +97,7 @@ def close_question(plan: ClosePlan) -> str:
             plan.pot,
         ).format(n=plan.pot)
     elif plan.transfers:
-        shares = ", ".join(f"{x.payee} +{x.chips}" for x in plan.transfers)
+        shares = pot_shares(plan.transfers)
         pot = ngettext(
             "the pot ({n} chip) goes to {shares}", "the pot ({n} chips) goes to {shares}", plan.pot
         ).format(n=plan.pot, shares=shares)
@@ -87,8 +113,13 @@ def closed(done: Closed) -> str:
     if board.session.pot_to == "carry":
         pot = _("stays in the box for the next session (--carry-from)")
     else:
-        pot = ", ".join(f"{x.payee} +{x.chips}" for x in done.transfers) or _("empty")
+        pot = pot_shares(done.transfers) or _("empty")
     return _("Session {name} closed. Pot: {pot}.").format(name=board.session.name, pot=pot)
+
+
+def pot_shares(transfers: Sequence[Transfer]) -> str:
+    """Each player's share of a pot paid out at a close: "Ann +2, Ben +2"."""
+    return shares_said((x.payee, x.chips) for x in transfers)
 
 
 def reopened(board: Scoreboard) -> str:

@@ -12,8 +12,9 @@ from decimal import Decimal
 from functools import cached_property
 
 from napledger.core.history import ScoredDeal
-from napledger.core.ledger import Transfer, balances
-from napledger.core.money import chips_money
+from napledger.core.ledger import Transfer, balances, in_seat_order
+from napledger.core.money import chips_money, shown_money
+from napledger.core.reading import by_chips
 from napledger.core.rules import Deal, Rules
 from napledger.core.seating import RosterChange
 from napledger.core.session import ClosePlan as ClosePlan  # named here for the front ends
@@ -59,6 +60,39 @@ class Scoreboard:
     def money(self, chips: int) -> str:
         """Chips as money, a decimal string with the currency's places."""
         return chips_money(chips, self.chip_value, self.session.currency)
+
+    def shown_money(self, chips: int, signed: bool = False, label: bool = False) -> str:
+        """Chips as money as a person reads it (`+0.70`, `+0.70 GBP` `label`led)."""
+        return shown_money(chips, self.chip_value, self.session.currency, signed, label)
+
+    @property
+    def sits_out(self) -> tuple[str, ...]:
+        """Who sits the next deal out: seated but dealt no cards (the dealer, at a table as
+        big as the rules' dealer_sits_out_from)."""
+        if self.next_dealer is None:
+            return ()
+        dealt = self.rules.dealt_in(self.seating, self.next_dealer)
+        return tuple(p for p in self.seating if p not in dealt)
+
+    @cached_property
+    def standings(self) -> tuple[Standing, ...]:
+        """The scoreboard's lines, in the order every front end draws them (most chips
+        first: napledger.core.reading.by_chips)."""
+        open_ = self.session.closed_at is None
+        return tuple(
+            Standing(p, self.chips[p], open_ and p not in self.seating)
+            for p in by_chips(self.players, self.chips)
+        )
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One player's line of the scoreboard."""
+
+    player: str
+    chips: int
+    # Left the table while the session goes on (shown as such); once it is closed, nobody.
+    away: bool
 
 
 @dataclass(frozen=True)
@@ -107,6 +141,16 @@ class History:
                 out.append(changes.pop(0))
             out.append(deal)
         return (*out, *changes, *closes)
+
+    def payments(self, event: ScoredDeal | CloseRecord) -> tuple[tuple[str, int], ...]:
+        """A live deal's changes, or a close's shares, as every front end lists them: in
+        seat order, the pot last; an account a deal's payments touched shows even at 0 (a
+        dealer who anted and won it back took part in the deal)."""
+        players = self.scoreboard.players
+        if isinstance(event, CloseRecord):
+            return tuple(in_seat_order(event.shares, players))
+        touched = {a for x in event.transfers for a in (x.payer, x.payee)}
+        return tuple(in_seat_order(event.entries, players, touched))
 
     @cached_property
     def running(self) -> tuple[tuple[str, Mapping[str, int]], ...]:

@@ -21,6 +21,7 @@ from sqlalchemy import create_engine, func, make_url, select
 from sqlmodel import Session
 
 from napledger.core.errors import NapError
+from napledger.core.reading import deal_label
 from napledger.store.db import CHANGES_CHANNEL, sqlite_path
 from napledger.store.models import DealRevision, SessionRow, roster
 
@@ -74,7 +75,7 @@ def recorded_since(db: Session, session_id: int, after_id: int) -> list[tuple[in
         .order_by(D.id)
     )
     return [
-        (deal_id, f"{number}.{revision}" if revision > 1 else str(number))
+        (deal_id, deal_label(number, revision))
         for deal_id, number, revision in db.execute(query).all()
     ]
 

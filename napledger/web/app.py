@@ -141,6 +141,7 @@ def create_app(
     )
     env.globals["language"] = words.language
     env.filters["signed"] = signed
+    env.filters.update(calls.FILTERS)  # how the read model's numbers are written
     templates = Jinja2Templates(env=env)
 
     def with_keys(sessions: list[calls.SessionItem], organising: bool) -> dict[str, Any]:

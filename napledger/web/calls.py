@@ -14,16 +14,16 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import TYPE_CHECKING, TypeVar
 
-from napledger.core.history import deal_label
-from napledger.core.ledger import POT, in_seat_order
-from napledger.core.money import money_text, shown_money
-from napledger.core.numbers import with_currency, written
+from napledger.core.ledger import POT, account_name
+from napledger.core.money import shown_amount
+from napledger.core.numbers import held, signed
 from napledger.core.options import DealOptions
+from napledger.core.reading import deal_label, step_number
 from napledger.core.rules.scoring import describe
 from napledger.core.rules.texts import rule_text
 from napledger.core.words import _
 from napledger.store.api import Database, Transaction
-from napledger.store.messages import recorded
+from napledger.store.messages import amended, joins, leaves, recorded, voided
 
 if TYPE_CHECKING:
     from napledger.core.rules import Rules
@@ -31,6 +31,8 @@ if TYPE_CHECKING:
     from napledger.store.views import History, Scoreboard
 
 T = TypeVar("T")
+# How the templates write what the read model holds: the same functions as the terminal's.
+FILTERS = {"signed": signed, "held": held, "account": account_name}
 # The most points of each player's line in the chart: one per 3 pixels of a phone's width.
 CHART_STEPS = 100
 
@@ -42,7 +44,7 @@ class Line:
     name: str
     chips: int
     money: str
-    seated: bool
+    away: bool  # left the table, the session going on (Standing.away)
 
 
 @dataclass(frozen=True)
@@ -227,8 +229,7 @@ def board(
     for d in live:
         deal = d.deal
         assert deal is not None  # the API scores strictly: a live deal has its record
-        paid = in_seat_order(d.entries, t.players)
-        deals.append(DealView(d.number, d.label, describe(t.rules, deal), tuple(paid)))
+        deals.append(DealView(d.number, d.label, describe(t.rules, deal), history.payments(d)))
     unit = settlement.currency
     rules = t.rules
     return Board(
@@ -237,13 +238,8 @@ def board(
         title=rule_text(rules.title),
         closed=info.closed,
         players=tuple(
-            Line(
-                p,
-                t.chips[p],
-                shown_money(t.chips[p], t.chip_value, info.currency, signed=True, label=True),
-                p in t.seating,
-            )
-            for p in sorted(t.players, key=lambda p: (-t.chips[p], t.players.index(p)))
+            Line(s.player, s.chips, t.shown_money(s.chips, signed=True, label=True), s.away)
+            for s in t.standings
         ),
         pot=t.pot,
         hands=t.hands,
@@ -251,13 +247,9 @@ def board(
         deals=tuple(deals),
         series=chart_series(history, info.opening_pot),
         # Deal numbers along the bottom, as the workbook's chart: 3, not 3.2 once amended.
-        steps=tuple(label.split(".")[0] for label, _, _ in spread(history.steps, CHART_STEPS)),
+        steps=tuple(step_number(label) for label, _, _ in spread(history.steps, CHART_STEPS)),
         plan=tuple(
-            Payment(
-                p.payer,
-                p.payee,
-                with_currency(written(money_text(p.amount, settlement.places)), unit),
-            )
+            Payment(p.payer, p.payee, shown_amount(p.amount, settlement.places, unit, label=True))
             for p in settlement.payments
         ),
         newest=max((d.id for d in history.deals), default=0) if kept is None else kept.newest,
@@ -378,13 +370,13 @@ def undo(
 ) -> str:
     with writing(database) as ledger:
         gone = ledger.session(str(session)).undo(expected, expect_revision=revision)
-    return _("Deal {number} voided.").format(number=gone.number)
+    return voided(gone.number)
 
 
 def void(database: Database, session: int, number: int, revision: int | None) -> str:
     with writing(database) as ledger:
         gone = ledger.session(str(session)).void(number, expect_revision=revision)
-    return _("Deal {number} voided.").format(number=gone.number)
+    return voided(gone.number)
 
 
 def amend(
@@ -399,21 +391,19 @@ def amend(
         done = ledger.session(str(session)).amend(
             number, options, expect_revision=revision, expect_next=next_number
         )
-    return _("Deal {number} amended (now {number}.{revision}).").format(
-        number=done.number, revision=done.revision
-    )
+    return amended(done)
 
 
 def join(database: Database, session: int, player: str, after: str | None) -> str:
     with writing(database) as ledger:
         seated = ledger.session(str(session)).join(player, after)
-    return f"{seated.player} joins from the next deal."
+    return joins(seated.player)
 
 
 def leave(database: Database, session: int, player: str) -> str:
     with writing(database) as ledger:
         gone = ledger.session(str(session)).leave(player)
-    return f"{gone.player} leaves the table."
+    return leaves(gone.player)
 
 
 # --- the organiser: starting a session ------------------------------------------------

@@ -1,0 +1,83 @@
+"""How the evening reads: the rules every front end draws it by, decided once.
+
+The terminal, `--json`, the page and the workbook show the same evening (the read
+model: `napledger.store.views`). How its players are ordered, how a deal is labelled and
+how a step of the running balances is named are decided here, and each front end only
+renders the result; signs are `napledger.core.numbers.signed`, money
+`napledger.core.money`, a deal's payments in order `napledger.core.ledger.in_seat_order`.
+Pure: the front ends call it, it calls none of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from napledger.core.numbers import signed
+from napledger.core.seating import RosterChange
+from napledger.core.words import NC_, _, pgettext
+
+# The timeline's rows for the pot coming in and going out, where a deal's label would be
+# (the terminal's `hands`, the workbook's Deals): NC_, to be said with `pot_row_label`.
+OPEN, CLOSE = NC_("deal cell", "open"), NC_("deal cell", "close")
+
+
+def revision_suffix(revision: int) -> str:
+    """What a deal's label adds to its number: nothing for its first version, `.2` for its
+    second (docs/glossary.md: revision)."""
+    return f".{revision}" if revision > 1 else ""
+
+
+def deal_label(number: int, revision: int) -> str:
+    """A deal's version as every front end names it: N, or N.2 for deal N's second version."""
+    return f"{number}{revision_suffix(revision)}"
+
+
+def step_number(label: str) -> str:
+    """A step of the running balances as a chart's axis names it: the deal's number (3,
+    not 3.2 once amended: the axis counts deals), or `close`."""
+    return label.partition(".")[0]
+
+
+def by_chips(players: Sequence[str], chips: Mapping[str, int]) -> list[str]:
+    """The scoreboard's order: most chips first; a tie in the order the players sat down."""
+    seat = {p: i for i, p in enumerate(players)}
+    return sorted(players, key=lambda p: (-chips.get(p, 0), seat[p]))
+
+
+def pot_row_label(which: str) -> str:
+    """`OPEN` or `CLOSE` as the timeline's row names it, in the language spoken."""
+    return pgettext("deal cell", which)
+
+
+def pot_carried_in(pot: int, source: str | None) -> str:
+    """A session's pot carried in from another one, as its timeline says it."""
+    if source:
+        return _("pot of {n} carried in from {session}").format(n=pot, session=source)
+    return _("pot of {n} carried in").format(n=pot)
+
+
+def pot_at_close(pot: int, pot_to: str, carried_to: str | None = None) -> str:
+    """Where a close sent the pot, as the timeline says it: split, to one player, or
+    carried (to the session that took it, once one has)."""
+    if pot_to == "carry" and carried_to:
+        said = _("pot of {n} carried to {session}")
+    elif pot_to == "carry":
+        said = _("pot of {n} carried on")
+    elif pot_to == "split":
+        said = _("pot of {n} split")
+    else:
+        said = _("pot of {n} to {player}")
+    return said.format(n=pot, session=carried_to, player=pot_to)
+
+
+def shares_said(shares: Iterable[tuple[str, int]]) -> str:
+    """Each player's share of a pot paid out at a close, signed as every change is:
+    "Ann +2, Ben +2"."""
+    return ", ".join(f"{player} {signed(chips)}" for player, chips in shares)
+
+
+def roster_said(change: RosterChange) -> str:
+    """A join or a leave as the timeline says it."""
+    if change.kind == "leave":
+        return _("{player} leaves the table").format(player=change.player)
+    return _("{player} sits down in seat {seat}").format(player=change.player, seat=change.seat + 1)
