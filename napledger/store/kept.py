@@ -59,9 +59,9 @@ class KeptHistory:
                 roster=store.roster(),
                 closes=store.closes(),
             )
-            # Kept too: derived afresh they would walk the whole evening again.
-            history.__dict__["steps"] = steps = tuple(self._steps)
-            history.__dict__["running"] = tuple((label, total) for label, total, _ in steps)
+            # Kept too: derived afresh they would walk the whole evening again (`running`
+            # is drawn from them only if a reader asks for it).
+            history.__dict__["steps"] = tuple(self._steps)
             return history, settlement([kept])
 
     @property
