@@ -28,23 +28,13 @@ from napledger.store.messages import amended, joins, leaves, recorded, voided
 if TYPE_CHECKING:
     from napledger.core.rules import Rules
     from napledger.store.kept import KeptHistory
-    from napledger.store.views import History
+    from napledger.store.views import History, Scoreboard, Standing
 
 T = TypeVar("T")
 # How the templates write what the read model holds: the same functions as the terminal's.
 FILTERS = {"signed": signed, "held": held, "account": account_name}
 # The most points of each player's line in the chart: one per 3 pixels of a phone's width.
 CHART_STEPS = 100
-
-
-@dataclass(frozen=True)
-class Line:
-    """A player's standing: chips, and money as the table reads it."""
-
-    name: str
-    chips: int
-    money: str
-    away: bool  # left the table, the session going on (Standing.away)
 
 
 @dataclass(frozen=True)
@@ -108,7 +98,8 @@ class Board:
     name: str
     title: str
     closed: bool
-    players: tuple[Line, ...]
+    scoreboard: Scoreboard  # the read model's board: its money is written by shown_money
+    players: tuple[Standing, ...]  # the board's lines, in its order
     pot: int
     hands: int
     next_dealer: str | None
@@ -221,10 +212,8 @@ def board(
         name=info.name,
         title=rule_text(rules.title),
         closed=info.closed,
-        players=tuple(
-            Line(s.player, s.chips, t.shown_money(s.chips, signed=True, label=True), s.away)
-            for s in t.standings
-        ),
+        scoreboard=t,
+        players=t.standings,
         pot=t.pot,
         hands=t.hands,
         next_dealer=t.next_dealer,
