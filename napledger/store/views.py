@@ -10,7 +10,7 @@ from functools import cached_property
 
 from napledger.core.history import ScoredDeal
 from napledger.core.ledger import Transfer, balances, in_seat_order
-from napledger.core.money import chips_money, shown_money
+from napledger.core.money import chips_money, shown_amount, shown_money
 from napledger.core.reading import by_chips
 from napledger.core.rules import Deal, Rules
 from napledger.core.seating import RosterChange
@@ -224,6 +224,10 @@ class Settlement:
     chip_value: Decimal | None  # None when the sessions had different chip values
     payments: Sequence[Payment]
     places: int = 2  # money is shown with this many places (napledger.core.money)
+
+    def shown_money(self, amount: Decimal | int, signed: bool = False, label: bool = False) -> str:
+        """An amount of this settlement as a person reads it (`0.35`, `+0.35 GBP`)."""
+        return shown_amount(amount, self.places, self.currency, signed, label)
 
 
 @dataclass(frozen=True)
