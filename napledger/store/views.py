@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 from functools import cached_property
+from itertools import islice
 
 from napledger.core.history import ScoredDeal
 from napledger.core.ledger import Transfer, balances, in_seat_order
@@ -137,6 +138,10 @@ class History:
                 out.append(changes.pop(0))
             out.append(deal)
         return (*out, *changes, *closes)
+
+    def recent(self, most: int) -> tuple[ScoredDeal, ...]:
+        """The last `most` live deals, the newest first (the page's last deals)."""
+        return tuple(islice((d for d in reversed(self.deals) if d.live), most))
 
     def payments(self, event: ScoredDeal | CloseRecord) -> tuple[tuple[str, int], ...]:
         """A live deal's changes, or a close's shares, as every front end lists them: in

@@ -11,7 +11,6 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from itertools import islice
 from typing import TYPE_CHECKING, TypeVar
 
 from napledger.core.ledger import POT, account_name
@@ -191,7 +190,7 @@ def board(
             history, settlement = kept.read(s)
     t = history.scoreboard
     info = t.session
-    live = list(islice((d for d in reversed(history.deals) if d.live), recent))
+    live = history.recent(recent)
     deals = []
     for d in live:
         deal = d.deal
