@@ -6,7 +6,6 @@ Gains and losses carry a sign as well as a colour, so they read the same with NO
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from decimal import Decimal
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -16,7 +15,6 @@ from rich.console import Console
 from napledger.cli.grid import CACHED
 from napledger.core.history import ScoredDeal
 from napledger.core.ledger import POT, account_name, in_seat_order
-from napledger.core.money import shown_amount
 from napledger.core.numbers import currency_sign, held, signed
 from napledger.core.reading import (
     CLOSE,
@@ -356,8 +354,7 @@ def settlement(done: Settlement) -> None:
 
     rows, net, plan, currency = done.sessions, done.net, done.payments, done.currency
 
-    def cash(amount: Decimal | int) -> str:
-        return shown_amount(amount, done.places)
+    cash = done.shown_money
 
     names = ", ".join(esc(r.name) for r in rows)
     unit = f" {esc(currency_sign(currency))}" if currency else ""
@@ -385,7 +382,7 @@ def settlement(done: Settlement) -> None:
             for p in plan
             if p.payee == party
         ]
-        shown_net = shown_amount(amount, done.places, signed=True)
+        shown_net = done.shown_money(amount, signed=True)
         grid.add_row(
             esc(account_name(party)),
             styled(1 if amount > 0 else -1, shown_net),

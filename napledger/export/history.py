@@ -22,16 +22,9 @@ from decimal import Decimal
 
 from openpyxl.utils import get_column_letter
 
+from napledger.core import reading
 from napledger.core.ledger import account_name
 from napledger.core.numbers import signed
-from napledger.core.reading import (
-    CLOSE,
-    OPEN,
-    pot_at_close,
-    pot_carried_in,
-    pot_row_label,
-    roster_said,
-)
 from napledger.core.rules.texts import bid_name
 from napledger.core.seating import RosterChange
 from napledger.core.words import N_, NC_, _, pgettext
@@ -238,8 +231,8 @@ class _SessionWriter:
         session = self.session
         seated = set(session.players)
         if session.opening_pot:
-            said = pot_carried_in(session.opening_pot, session.carried_from)
-            self._event_row(pot_row_label(OPEN), said, self.pot)
+            said = reading.pot_carried_in(session.opening_pot, session.carried_from)
+            self._event_row(reading.pot_row_label(reading.OPEN), said, self.pot)
         if self.series.first_row == 0:
             self.series.first_row = self.balance.rows + 1
         started = False  # the start's point is written with the first live deal's seating
@@ -299,13 +292,15 @@ class _SessionWriter:
             self.totals[player] = self.totals.get(player, 0) + chips
         if pot_to != "carry":
             self.pot = 0
-        told = pot_at_close(self.left, pot_to, session.carried_to)
-        self._event_row(pot_row_label(CLOSE), told, self.pot, shares, session.players)
-        self._balance_row(pot_row_label(CLOSE), session.players)
+        told = reading.pot_at_close(self.left, pot_to, session.carried_to)
+        self._event_row(
+            reading.pot_row_label(reading.CLOSE), told, self.pot, shares, session.players
+        )
+        self._balance_row(reading.pot_row_label(reading.CLOSE), session.players)
 
     def _roster_row(self, change: RosterChange) -> None:
         """A row for a player joining or leaving the table, between the deals."""
-        self._event_row(None, roster_said(change), None)
+        self._event_row(None, reading.roster_said(change), None)
 
     def _event_row(
         self,
@@ -430,7 +425,9 @@ class _Transfers:
         self._sheet.append(
             [
                 session.name,
-                pot_row_label(CLOSE) if row.deal is None else DealNumber(row.deal, row.revision),
+                reading.pot_row_label(reading.CLOSE)
+                if row.deal is None
+                else DealNumber(row.deal, row.revision),
                 row.revision,
                 account_name(row.payer),
                 account_name(row.payee),

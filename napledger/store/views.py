@@ -10,10 +10,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 from functools import cached_property
+from itertools import islice
 
 from napledger.core.history import ScoredDeal
 from napledger.core.ledger import Transfer, balances, in_seat_order
-from napledger.core.money import chips_money, shown_money
+from napledger.core.money import chips_money, shown_amount, shown_money
 from napledger.core.reading import by_chips
 from napledger.core.rules import Deal, Rules
 from napledger.core.seating import RosterChange
@@ -142,6 +143,10 @@ class History:
             out.append(deal)
         return (*out, *changes, *closes)
 
+    def recent(self, most: int) -> tuple[ScoredDeal, ...]:
+        """The last `most` live deals, the newest first (the page's last deals)."""
+        return tuple(islice((d for d in reversed(self.deals) if d.live), most))
+
     def payments(self, event: ScoredDeal | CloseRecord) -> tuple[tuple[str, int], ...]:
         """A live deal's changes, or a close's shares, as every front end lists them: in
         seat order, the pot last; an account a deal's payments touched shows even at 0 (a
@@ -218,6 +223,10 @@ class Settlement:
     chip_value: Decimal | None  # None when the sessions had different chip values
     payments: Sequence[Payment]
     places: int = 2  # money is shown with this many places (napledger.core.money)
+
+    def shown_money(self, amount: Decimal | int, signed: bool = False, label: bool = False) -> str:
+        """An amount of this settlement as a person reads it (`0.35`, `+0.35 GBP`)."""
+        return shown_amount(amount, self.places, self.currency, signed, label)
 
 
 @dataclass(frozen=True)

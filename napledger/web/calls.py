@@ -11,11 +11,9 @@ import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from itertools import islice
 from typing import TYPE_CHECKING, TypeVar
 
 from napledger.core.ledger import POT, account_name
-from napledger.core.money import shown_amount
 from napledger.core.numbers import held, signed
 from napledger.core.options import DealOptions
 from napledger.core.reading import deal_label, step_number
@@ -28,7 +26,7 @@ from napledger.store.messages import amended, joins, leaves, recorded, voided
 if TYPE_CHECKING:
     from napledger.core.rules import Rules
     from napledger.store.kept import KeptHistory
-    from napledger.store.views import History, Scoreboard
+    from napledger.store.views import History, Scoreboard, Settlement, Standing
 
 T = TypeVar("T")
 # How the templates write what the read model holds: the same functions as the terminal's.
@@ -38,28 +36,11 @@ CHART_STEPS = 100
 
 
 @dataclass(frozen=True)
-class Line:
-    """A player's standing: chips, and money as the table reads it."""
-
-    name: str
-    chips: int
-    money: str
-    away: bool  # left the table, the session going on (Standing.away)
-
-
-@dataclass(frozen=True)
 class DealView:
     number: int
     label: str  # "5", or "5.2" for deal 5's second version
     text: str
     payments: tuple[tuple[str, int], ...]  # seat order, the pot last
-
-
-@dataclass(frozen=True)
-class Payment:
-    payer: str
-    payee: str
-    money: str
 
 
 @dataclass(frozen=True)
@@ -108,7 +89,8 @@ class Board:
     name: str
     title: str
     closed: bool
-    players: tuple[Line, ...]
+    scoreboard: Scoreboard  # the read model's board: its money is written by shown_money
+    players: tuple[Standing, ...]  # the board's lines, in its order
     pot: int
     hands: int
     next_dealer: str | None
@@ -117,7 +99,7 @@ class Board:
     # the pot's, where it ever holds chips. `steps` names the steps: "12", "close".
     series: tuple[tuple[str, tuple[int | None, ...]], ...]
     steps: tuple[str, ...]
-    plan: tuple[Payment, ...]
+    settlement: Settlement  # if the session closed now: its payments, written by shown_money
     newest: int  # the id of the newest deal record: a live page counts from it
     # What the scorekeeper's form offers for the next deal.
     seated: tuple[str, ...]
@@ -224,23 +206,20 @@ def board(
             history, settlement = kept.read(s)
     t = history.scoreboard
     info = t.session
-    live = list(islice((d for d in reversed(history.deals) if d.live), recent))
+    live = history.recent(recent)
     deals = []
     for d in live:
         deal = d.deal
         assert deal is not None  # the API scores strictly: a live deal has its record
         deals.append(DealView(d.number, d.label, describe(t.rules, deal), history.payments(d)))
-    unit = settlement.currency
     rules = t.rules
     return Board(
         id=info.id,
         name=info.name,
         title=rule_text(rules.title),
         closed=info.closed,
-        players=tuple(
-            Line(s.player, s.chips, t.shown_money(s.chips, signed=True, label=True), s.away)
-            for s in t.standings
-        ),
+        scoreboard=t,
+        players=t.standings,
         pot=t.pot,
         hands=t.hands,
         next_dealer=t.next_dealer,
@@ -248,10 +227,7 @@ def board(
         series=chart_series(history, info.opening_pot),
         # Deal numbers along the bottom, as the workbook's chart: 3, not 3.2 once amended.
         steps=tuple(step_number(label) for label, _, _ in spread(history.steps, CHART_STEPS)),
-        plan=tuple(
-            Payment(p.payer, p.payee, shown_amount(p.amount, settlement.places, unit, label=True))
-            for p in settlement.payments
-        ),
+        settlement=settlement,
         newest=max((d.id for d in history.deals), default=0) if kept is None else kept.newest,
         seated=t.seating,
         bids=tuple(bid.name for bid in rules.enabled_bids),

@@ -187,7 +187,7 @@ def test_the_live_board_of_a_long_evening_is_the_pages_board_and_stops_growing()
             assert board == calls.board(database, 1)  # the page's own board, to the chip
             series = dict(board.series)
             assert {len(values) for values in series.values()} == {CHART_STEPS}
-            assert all(series[p.name][-1] == p.chips for p in board.players)  # ends as it stands
+            assert all(series[p.player][-1] == p.chips for p in board.players)  # ends as it stands
             chart = running_chart(board.series)
             assert chart is not None
             assert {len(line.points.split()) for line in chart.lines} == {CHART_STEPS + 1}
