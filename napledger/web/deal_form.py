@@ -38,8 +38,10 @@ class DealExtras:
 
     def bought(self) -> tuple[str, ...]:
         """The boxes filled in, as `--buy P=N` (an empty box: no purchase)."""
+        # The label is made outside the f-string: gettext's extractor does not look inside one.
+        said = _("cards bought by {player}")
         return tuple(
-            f"{who}={whole(count, _('cards bought by {player}').format(player=who))}"
+            f"{who}={whole(count, said.format(player=who))}"
             for who, count in zip(self.buyer or (), self.buy or (), strict=False)
             if count.strip()
         )
