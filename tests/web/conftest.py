@@ -7,6 +7,7 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 import uvicorn
@@ -16,6 +17,7 @@ from fastapi.testclient import TestClient
 from napledger.web.app import create_app
 from napledger.web.keys import session_key
 
+CHROMIUM = Path("/usr/bin/chromium")  # Debian's; Playwright never downloads one here
 SECRET = "test-secret-key"  # the server's; each session's key is made from it
 
 
@@ -76,6 +78,29 @@ def stop(running: Running) -> None:
     app.state.stop_live()  # as Ctrl-C does: open streams end, the server stops at once
     server.should_exit = True
     thread.join(10)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    """Debian's Chromium, started once a worker: each test opens its own context (its own
+    cookies, storage and viewport) and closes it. Launching it, and the Playwright driver
+    with it, cost a second or two of CPU each time a test module started its own."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        launched = p.chromium.launch(
+            executable_path=str(CHROMIUM),
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
+        )
+        yield launched
+        launched.close()
 
 
 @pytest.fixture

@@ -17,37 +17,16 @@ from pathlib import Path
 import pytest
 
 from tests.real_clients import needs
-from tests.web.conftest import HOSTILE, KEY
+from tests.web.conftest import CHROMIUM, HOSTILE, KEY
 
 # How long a test waits for a live change to reach the page. The figure the table feels
 # (a deal on every phone within a second) is benchmarks/bench_serve.py's; a test on a
 # loaded CI machine only asks that it comes, without a reload.
 LIVE = 10_000
 
-CHROMIUM = Path("/usr/bin/chromium")
 PHONE = {"width": 390, "height": 844}
 
 pytestmark = needs(str(CHROMIUM))
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        launched = p.chromium.launch(
-            executable_path=str(CHROMIUM),
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--no-first-run",
-            ],
-        )
-        yield launched
-        launched.close()
 
 
 @pytest.fixture

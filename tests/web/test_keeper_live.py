@@ -9,7 +9,7 @@ from tests.web.conftest import HOSTILE
 from tests.web.test_browser import LIVE, refused
 
 # The browser tests' own fixtures: Chromium at a phone's size and their evening of deals.
-browser, page, evening = shared.browser, shared.page, shared.evening
+page, evening = shared.page, shared.evening
 pytestmark = shared.pytestmark
 
 

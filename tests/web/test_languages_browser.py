@@ -14,7 +14,6 @@ import pytest
 from tests.cli.test_languages import untranslated
 from tests.web import test_browser as shared
 
-browser = shared.browser
 pytestmark = shared.pytestmark
 
 SMALL_PHONE = {"width": 360, "height": 740}

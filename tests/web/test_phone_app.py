@@ -7,7 +7,7 @@ import json
 
 from tests.real_clients import needs
 from tests.web.conftest import KEY, free_port, serving, stop
-from tests.web.test_browser import CHROMIUM, browser, page  # noqa: F401  (fixtures)
+from tests.web.test_browser import CHROMIUM, page  # noqa: F401  (a fixture)
 
 
 def manifest_of(client, path: str) -> dict:

@@ -11,7 +11,6 @@ from tests.web import test_browser as shared
 from tests.web.conftest import SECRET, keeper_key
 from tests.web.test_live import events
 
-browser = shared.browser
 pytestmark = shared.pytestmark
 
 

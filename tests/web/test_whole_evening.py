@@ -23,7 +23,6 @@ from tests.real_clients import libreoffice, needs
 from tests.web import test_browser as shared
 from tests.web.conftest import SECRET
 
-browser = shared.browser
 pytestmark = [shared.pytestmark, needs("soffice")]
 
 SMALL_PHONE = {"width": 360, "height": 740}
