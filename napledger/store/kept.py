@@ -11,7 +11,8 @@ an extended history is the one a full reading gives.
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
+from typing import TypeVar, overload
 
 from sqlalchemy import select
 from sqlmodel import Session
@@ -27,6 +28,57 @@ from napledger.store.watch import fingerprint
 
 D = DealRevision.__table__.c  # type: ignore[attr-defined]
 E = entries.c
+T = TypeVar("T")
+Step = tuple[str, Mapping[str, int], tuple[str, ...]]  # one of History.steps
+
+
+class Prefix(Sequence[T]):
+    """The first items of a list that only ever grows at its end, as they were when
+    taken: what a reader is handed of the kept history, without copying the evening at
+    every read (a tuple of 5,000 deals is a copy of 5,000 at each change). The kept
+    lists are appended to, or replaced whole by a fresh reading, never changed in place."""
+
+    __slots__ = ("_items", "_length")
+
+    def __init__(self, items: list[T]) -> None:
+        self._items = items
+        self._length = len(items)
+
+    def __len__(self) -> int:
+        return self._length
+
+    @overload
+    def __getitem__(self, index: int) -> T: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[T, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> T | tuple[T, ...]:
+        if isinstance(index, slice):
+            return tuple(self._items[i] for i in range(self._length)[index])
+        if index < 0:
+            index += self._length
+        if not 0 <= index < self._length:
+            raise IndexError("index out of range")
+        return self._items[index]
+
+    def __iter__(self) -> Iterator[T]:
+        items = self._items
+        return (items[i] for i in range(self._length))
+
+    def __reversed__(self) -> Iterator[T]:
+        items = self._items
+        return (items[i] for i in range(self._length - 1, -1, -1))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence) or isinstance(other, str):
+            return NotImplemented
+        return len(other) == self._length and all(a == b for a, b in zip(self, other, strict=True))
+
+    __hash__ = None  # type: ignore[assignment]  # unhashable, as a list is
+
+    def __repr__(self) -> str:
+        return f"Prefix({list(self)!r})"
 
 
 class KeptHistory:
@@ -40,7 +92,7 @@ class KeptHistory:
         self._lock = threading.Lock()
         self._mark: tuple[object, ...] | None = None  # watch.fingerprint when last read
         self._scored: list[ScoredDeal] = []  # by number, then revision, as history() has them
-        self._steps: list[tuple[str, Mapping[str, int], tuple[str, ...]]] = []  # History.steps
+        self._steps: list[Step] = []  # History.steps
         self._totals: dict[str, int] = {}  # every account's chips, the pot's without its opening
         self._last_number = 0  # voided numbers included: a new deal's number is above it
         self._revisions: list[tuple[int, str]] = []  # every revision's id and "N.rev", by id
@@ -55,13 +107,13 @@ class KeptHistory:
             kept = KeptTotals(store, self._totals)
             history = History(
                 scoreboard=kept.scoreboard(),
-                deals=tuple(self._scored),
+                deals=Prefix(self._scored),  # no copy: a change costs what it adds
                 roster=store.roster(),
                 closes=store.closes(),
             )
             # Kept too: derived afresh they would walk the whole evening again (`running`
             # is drawn from them only if a reader asks for it).
-            history.__dict__["steps"] = tuple(self._steps)
+            history.__dict__["steps"] = Prefix(self._steps)
             return history, settlement([kept])
 
     @property
@@ -70,12 +122,12 @@ class KeptHistory:
         with self._lock:
             return self._revisions[-1][0] if self._revisions else 0
 
-    def revisions(self) -> tuple[tuple[int, str], ...]:
+    def revisions(self) -> Sequence[tuple[int, str]]:
         """Every revision of the session's deals as of the last read, by id: (id, "N" or
         "N.2"), what `SessionAPI.deals_since(0)` gives, so a page needs no query of its own
-        to learn which deals it has not seen."""
+        to learn which deals it has not seen (and no copy of them all at each change)."""
         with self._lock:
-            return tuple(self._revisions)
+            return Prefix(self._revisions)
 
     def _update(self, store: SessionStore) -> None:
         # The mark is taken first: a change committed while reading moves it again, so the

@@ -130,3 +130,34 @@ def test_a_long_evening_is_read_once_then_extended(tmp_path):
         with db.read() as tx:  # an undo changes what was kept: read afresh
             assert_kept_is_full(kept, tx.session())
         assert kept.full_reads == 2
+
+
+def test_a_history_handed_out_stays_as_it_was_while_the_kept_one_grows(tmp_path):
+    # The kept lists are handed out uncopied (a page's board reads them after the lock is
+    # let go): a later deal, or a fresh reading after an undo, must not change them.
+    kept = KeptHistory()
+    with Database(str(tmp_path / "nap.db")) as db:
+        with db.write() as tx:
+            tx.new_session("evening", load_preset("classic"), PLAYERS[:4])
+            for n in range(3):
+                tx.session("evening").record(DealOptions(bid="3", by=PLAYERS[n], made=True))
+        with db.read() as tx:
+            before, _ = kept.read(tx.session("evening"))
+            revisions = kept.revisions()
+            full = tx.session("evening").history()
+        for change in ("record", "undo", "record"):
+            with db.write() as tx:
+                s = tx.session("evening")
+                s.undo() if change == "undo" else s.record(
+                    DealOptions(bid="3", by="Ann", made=True)
+                )
+            with db.read() as tx:
+                kept.read(tx.session("evening"))
+        assert scored(before) == scored(full)
+        assert before.running == full.running
+        assert list(revisions) == [(d.id, d.label) for d in full.deals]
+        assert before.deals == tuple(full.deals) and before.deals[-1] == full.deals[-1]
+        assert list(reversed(before.deals)) == list(reversed(full.deals))
+        assert before.deals[1:] == tuple(full.deals[1:])
+        with db.read() as tx:
+            assert len(kept.read(tx.session("evening"))[0].deals) == 5  # 3, one undone, 2 more
