@@ -156,8 +156,10 @@ class Book:
         if ref is None and number is None:
             # The current session's row in one query (the usual case), its id from meta.
             query, values = CURRENT_ROW, {}
-        elif ref is not None and whole_number(ref) is not None:
-            query, values = ROW_BY_ID, {"id": whole_number(ref)}
+        elif number is not None:
+            # An id typed, a name seen before, or the current session made in this very
+            # transaction (by `new`): each is the row of that id.
+            query, values = ROW_BY_ID, {"id": number}
         if lock:
             query = locked(query)
         row = self.db.execute(query, values).scalars().first()

@@ -266,3 +266,16 @@ def test_house_rules_through_the_session_api_examples_19_and_20():
                 DealOptions(bid="three", by="B", made=True, peeps=("A", "C"))
             )
         assert dict(looked.changes) == {"A": -3, "B": 12, "C": -4, "D": -3, "E": -3, POT: 1}
+
+
+def test_the_session_just_started_is_the_current_one_in_the_same_transaction(tmp_path):
+    """`new` and then a call without a name, in one transaction: the new session is the
+    current one (it was looked up by an empty name and not found)."""
+    from decimal import Decimal
+
+    from napledger.core.rules import load_preset
+    from napledger.store.api import Database
+
+    with Database(f"sqlite:///{tmp_path / 'one.db'}") as database, database.write() as tx:
+        tx.new_session("fri", load_preset("classic"), ("Ann", "Ben", "Cat"), Decimal("0.05"))
+        assert tx.session().info.name == "fri"
