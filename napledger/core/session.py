@@ -19,6 +19,8 @@ import difflib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
+from types import MappingProxyType
+from typing import NamedTuple
 
 from napledger.core.errors import NapError
 from napledger.core.ledger import POT, Transfer, balances, postings
@@ -117,10 +119,13 @@ def rotation_needs_roster(
 
 
 # --- what the actions give back ---------------------------------------------------
+# Named tuples, not dataclasses: a frozen dataclass costs a millisecond to define, which
+# every command starting pays for each (issue #23); these are only read and passed on.
+
+NO_CHIPS: Chips = MappingProxyType({})
 
 
-@dataclass(frozen=True)
-class Rescored:
+class Rescored(NamedTuple):
     """A live deal after an earlier one changed: what it pays now, and the pot it leaves."""
 
     id: int
@@ -130,8 +135,7 @@ class Rescored:
     pot_changed: bool
 
 
-@dataclass(frozen=True)
-class Recorded:
+class Recorded(NamedTuple):
     state: SessionState
     postings: Chips  # what the deal moved, the pot included
     number: int
@@ -140,8 +144,7 @@ class Recorded:
     pot_after: int
 
 
-@dataclass(frozen=True)
-class Amended:
+class Amended(NamedTuple):
     state: SessionState
     postings: Chips  # what the session's accounts gained or lost by the correction
     number: int
@@ -153,8 +156,7 @@ class Amended:
     rescored: tuple[Rescored, ...]  # the later deals whose postings or pot changed
 
 
-@dataclass(frozen=True)
-class Voided:
+class Voided(NamedTuple):
     state: SessionState
     postings: Chips
     number: int
@@ -163,18 +165,16 @@ class Voided:
     rescored: tuple[Rescored, ...]
 
 
-@dataclass(frozen=True)
-class Seated:
+class Seated(NamedTuple):
     """A join or a leave: the player as the session spells them, and the roster's change."""
 
     state: SessionState
     player: str
     change: RosterChange
-    postings: Chips = field(default_factory=dict)  # a change of seats moves no chips
+    postings: Chips = NO_CHIPS  # a change of seats moves no chips
 
 
-@dataclass(frozen=True)
-class ClosePlan:
+class ClosePlan(NamedTuple):
     """A close: the pot it finds, where it goes, and the shares paid out of it."""
 
     session: str
@@ -183,21 +183,18 @@ class ClosePlan:
     transfers: tuple[Transfer, ...]
 
 
-@dataclass(frozen=True)
-class Closed:
+class Closed(NamedTuple):
     state: SessionState
     plan: ClosePlan
     postings: Chips  # the close's shares, the pot's included
 
 
-@dataclass(frozen=True)
-class Reopened:
+class Reopened(NamedTuple):
     state: SessionState
     postings: Chips  # the close's shares taken back
 
 
-@dataclass(frozen=True)
-class CarrySource:
+class CarrySource(NamedTuple):
     """The session whose pot a new one carries on, as far as `start` needs it."""
 
     id: int
@@ -209,8 +206,7 @@ class CarrySource:
     carried_into: str | None  # the session its pot already went into, if any
 
 
-@dataclass(frozen=True)
-class Opening:
+class Opening(NamedTuple):
     """A new session, checked: what the store writes for it."""
 
     name: str
@@ -220,7 +216,7 @@ class Opening:
     currency: str
     opening_pot: int = 0
     carried_from: int | None = None
-    changes: tuple[RosterChange, ...] = field(default=())
+    changes: tuple[RosterChange, ...] = ()
 
 
 # --- a new session --------------------------------------------------------------------
