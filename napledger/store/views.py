@@ -1,5 +1,8 @@
 """The plain, frozen values the session API returns: no ORM row leaves the store.
 
+Those with nothing worked out lazily are named tuples: a frozen dataclass costs every
+command that imports the store about a millisecond to define (issue #23).
+
 `ClosePlan` is the core's (napledger/core/session.py), named here for the front ends.
 """
 
@@ -11,6 +14,7 @@ from datetime import datetime
 from decimal import Decimal
 from functools import cached_property
 from itertools import islice
+from typing import NamedTuple
 
 from napledger.core.history import ScoredDeal
 from napledger.core.ledger import Transfer, balances, in_seat_order
@@ -22,8 +26,7 @@ from napledger.core.session import ClosePlan as ClosePlan  # named here for the 
 from napledger.core.settle import Payment
 
 
-@dataclass(frozen=True)
-class SessionInfo:
+class SessionInfo(NamedTuple):
     id: int
     name: str
     variant: str
@@ -86,8 +89,7 @@ class Scoreboard:
         )
 
 
-@dataclass(frozen=True)
-class Standing:
+class Standing(NamedTuple):
     """One player's line of the scoreboard."""
 
     player: str
@@ -96,8 +98,7 @@ class Standing:
     away: bool
 
 
-@dataclass(frozen=True)
-class CloseRecord:
+class CloseRecord(NamedTuple):
     """One close of a session; one taken back by `reopen` is kept, no longer live."""
 
     pot_to: str  # split, carry or a player
@@ -182,8 +183,7 @@ class History:
         return tuple(out)
 
 
-@dataclass(frozen=True)
-class DealResult:
+class DealResult(NamedTuple):
     """A deal recorded or amended: N.revision, the record, and what each account gained."""
 
     number: int
@@ -193,28 +193,24 @@ class DealResult:
     scoreboard: Scoreboard
 
 
-@dataclass(frozen=True)
-class Voided:
+class Voided(NamedTuple):
     number: int
     scoreboard: Scoreboard
 
 
-@dataclass(frozen=True)
-class Seated:
+class Seated(NamedTuple):
     """A join or a leave: the player as the book spells them."""
 
     player: str
     scoreboard: Scoreboard
 
 
-@dataclass(frozen=True)
-class Closed:
+class Closed(NamedTuple):
     transfers: Sequence[Transfer]  # the pot shared out (none when carried)
     scoreboard: Scoreboard
 
 
-@dataclass(frozen=True)
-class Settlement:
+class Settlement(NamedTuple):
     """Each party's net money over some sessions and the fewest payments that square it."""
 
     sessions: Sequence[SessionInfo]
@@ -229,8 +225,7 @@ class Settlement:
         return shown_amount(amount, self.places, self.currency, signed, label)
 
 
-@dataclass(frozen=True)
-class TableView:
+class TableView(NamedTuple):
     """What table mode's prompt and short forms need between commands."""
 
     name: str

@@ -44,11 +44,14 @@ def test_what_comes_out_is_frozen_plain_data_not_orm_rows(database):
         s.record(DealOptions(bid="3", by="bob", made=True))
         history = s.history()
     for value in (history, history.scoreboard, history.scoreboard.session, *history.deals):
-        assert dataclasses.is_dataclass(value)
-        with pytest.raises(dataclasses.FrozenInstanceError):
+        # A frozen dataclass or a named tuple: neither takes a new value.
+        assert dataclasses.is_dataclass(value) or isinstance(value, tuple)
+        with pytest.raises((dataclasses.FrozenInstanceError, AttributeError)):
             value.number = 9  # type: ignore[union-attr]
+        assert not any(
+            "sqlmodel" in k.__module__ or "sqlalchemy" in k.__module__ for k in type(value).__mro__
+        )
     assert all(type(v).__module__.startswith("napledger.") for v in history.deals)
-    assert "sqlmodel" not in type(history.scoreboard.session).__mro__[1].__module__
 
 
 def test_history_keeps_voided_and_replaced_revisions_with_derived_transfers(database):

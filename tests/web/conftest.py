@@ -80,11 +80,12 @@ def stop(running: Running) -> None:
     thread.join(10)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
-    """Debian's Chromium, started once a worker: each test opens its own context (its own
-    cookies, storage and viewport) and closes it. Launching it, and the Playwright driver
-    with it, cost a second or two of CPU each time a test module started its own."""
+    """Debian's Chromium, started for each test module that drives it; each test opens its
+    own context (cookies, storage, viewport) and closes it. Not once a worker: while
+    Playwright's sync API is open it keeps its event loop in the thread, and every later
+    test's `asyncio.run` would refuse to start."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
