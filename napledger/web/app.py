@@ -163,9 +163,9 @@ def create_app(
             list_rows[lang] = Rows(session_marks, lambda ids: calls.session_items(database, ids))
         rows = list_rows[lang]
 
-        def render() -> tuple[str, int, Revisions]:
+        def render(marks: tuple[Any, ...]) -> tuple[str, int, Revisions]:
             with words.speaking(lang):
-                context = with_keys(rows.rows(), organising)
+                context = with_keys(rows.rows(marks), organising)
                 html = env.get_template("sessions.html").render(**context)
             return html, 0, ()
 
@@ -176,7 +176,8 @@ def create_app(
             return watch_list(session == ORGANISERS, lang)
         kept = KeptHistory()  # the evening scored so far: each change scores only what is new
 
-        def render() -> tuple[str, int, Revisions]:
+        def render(_mark: tuple[Any, ...]) -> tuple[str, int, Revisions]:
+            # Drawn as the database is now, which is at least as new as the mark.
             with words.speaking(lang):  # the page's language: the watcher runs on its own
                 board = calls.board(database, session, kept=kept)
                 chart = running_chart(board.series, board.steps)

@@ -50,7 +50,7 @@ class Watch:
     def __init__(
         self,
         fingerprint: Callable[[], tuple[Any, ...]],
-        render: Callable[[], tuple[str, int, Revisions]],
+        render: Callable[[tuple[Any, ...]], tuple[str, int, Revisions]],
         interval: float | None = None,
     ) -> None:
         self.fingerprint = fingerprint
@@ -71,7 +71,8 @@ class Watch:
         async with self.looking:
             mark = await to_thread.run_sync(self.fingerprint)
             if self.snapshot is None or mark != self.snapshot.fingerprint:
-                html, newest, revisions = await to_thread.run_sync(self.render)
+                # Drawn as of the mark just read: a list's rows are drawn from it.
+                html, newest, revisions = await to_thread.run_sync(self.render, mark)
                 self.snapshot = Snapshot(mark, html, newest, revisions)
                 # Wake everyone waiting on this change; later waiters wait for the next one.
                 woken, self.changed = self.changed, asyncio.Event()
@@ -113,21 +114,19 @@ class Rows(Generic[T]):
     ) -> None:
         self.marks = marks
         self.draw = draw
-        self.latest: Mapping[int, object] = {}  # the marks last read
         self.drawn: dict[int, tuple[object, T]] = {}  # each row, and the mark it was drawn at
         self.lock = threading.Lock()
 
     def fingerprint(self) -> tuple[Any, ...]:
         """Every row's mark: a list's watcher looks at this, and draws only when it moved."""
-        marks = self.marks()
-        with self.lock:
-            self.latest = marks
-        return tuple(sorted(marks.items()))
+        return tuple(sorted(self.marks().items()))
 
-    def rows(self) -> list[T]:
-        """The rows as the marks last read say, newest first; only the moved are drawn."""
+    def rows(self, fingerprint: tuple[Any, ...]) -> list[T]:
+        """The rows as `fingerprint` (which this list's watcher read) says, newest first;
+        only the moved are drawn. Each watcher passes its own: two lists read their marks
+        at moments apart, and one's older marks must never be drawn under the other's."""
+        marks = dict(fingerprint)
         with self.lock:
-            marks = self.latest
             moved = [key for key, mark in marks.items() if self.drawn.get(key, (None,))[0] != mark]
             if moved:
                 fresh = self.draw(moved)

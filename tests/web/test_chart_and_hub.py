@@ -66,7 +66,9 @@ def test_one_watcher_per_session_started_on_demand_and_stopped_with_its_last_pag
             return (marks["value"],)
 
         return Watch(
-            fingerprint, lambda: (f"board {marks['value']}", marks["value"], ()), interval=0.01
+            fingerprint,
+            lambda _mark: (f"board {marks['value']}", marks["value"], ()),
+            interval=0.01,
         )
 
     async def scenario() -> None:
@@ -97,7 +99,7 @@ def test_a_page_joining_a_running_watcher_first_gets_the_board_as_it_is_now():
         # A watcher that polls rarely: its snapshot may be older than the database.
         return Watch(
             lambda: (marks["value"],),
-            lambda: (f"board {marks['value']}", marks["value"], ()),
+            lambda _mark: (f"board {marks['value']}", marks["value"], ()),
             interval=60,
         )
 

@@ -211,7 +211,7 @@ def test_one_listening_thread_wakes_the_watchers_and_ends_with_the_server(no_pol
 
     def make(session: int, lang: str = "en") -> live.Watch:
         return live.Watch(
-            lambda: (marks["value"],), lambda: (f"board {marks['value']}", marks["value"], ())
+            lambda: (marks["value"],), lambda _mark: (f"board {marks['value']}", marks["value"], ())
         )
 
     async def scenario() -> None:

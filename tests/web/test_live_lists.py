@@ -35,14 +35,29 @@ def test_rows_are_drawn_again_only_when_their_own_mark_moves():
 
     rows = live.Rows(lambda: dict(marks), draw)
     first = rows.fingerprint()
-    assert rows.rows() == ["row 2 at b", "row 1 at a"] and drawn == [[1, 2]]  # newest first
-    assert rows.fingerprint() == first and rows.rows() and drawn == [[1, 2]]  # nothing moved
+    assert rows.rows(first) == ["row 2 at b", "row 1 at a"] and drawn == [[1, 2]]  # newest first
+    again = rows.fingerprint()
+    assert again == first and rows.rows(again) and drawn == [[1, 2]]  # nothing moved
     marks[2] = "b2"
-    assert rows.fingerprint() != first
-    assert rows.rows() == ["row 2 at b2", "row 1 at a"] and drawn == [[1, 2], [2]]
+    moved = rows.fingerprint()
+    assert moved != first
+    assert rows.rows(moved) == ["row 2 at b2", "row 1 at a"] and drawn == [[1, 2], [2]]
     marks[3] = "c"  # a new session
-    rows.fingerprint()
-    assert rows.rows()[0] == "row 3 at c" and drawn[-1] == [3]
+    assert rows.rows(rows.fingerprint())[0] == "row 3 at c" and drawn[-1] == [3]
+
+
+def test_a_list_is_drawn_from_the_marks_its_own_watcher_read():
+    # Two lists share the rows. One reads the marks before a deal at table 2, the other
+    # after; the first's older marks, read last, must not decide what the second draws
+    # (it would keep the old row under the new marks and never draw the deal).
+    marks = {1: "a", 2: "b"}
+    rows = live.Rows(lambda: dict(marks), lambda ids: {i: f"row {i} at {marks[i]}" for i in ids})
+    before = rows.fingerprint()
+    marks[2] = "b2"
+    after = rows.fingerprint()
+    assert rows.rows(after) == ["row 2 at b2", "row 1 at a"]
+    assert rows.rows(before)[0] == "row 2 at b2"  # drawn now: never older than its marks
+    assert rows.rows(after) == ["row 2 at b2", "row 1 at a"]
 
 
 def test_one_deal_redraws_its_own_row_once_for_every_open_list(nap, monkeypatch, no_polling):  # noqa: F811
