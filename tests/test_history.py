@@ -25,7 +25,7 @@ spec.loader.exec_module(zero_sum)
 WHEN = datetime(2026, 1, 1, tzinfo=UTC)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(zero_sum.evenings(), st.lists(st.sampled_from(["live", "voided", "replaced"]), max_size=25))
 def test_the_history_is_the_replay_of_the_live_deals(evening, statuses):
     rules, deals, opening = evening

@@ -176,7 +176,7 @@ sessions = itertools.count()
 
 
 @settings(
-    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(opening=st.integers(3, 6), first=st.integers(0, 5), steps=st.lists(step, max_size=14))
 @example(4, 0, [("deal", None), ("join", 4, 0), ("leave", 0), ("deal", None)])  # the old fault

@@ -285,7 +285,7 @@ ACTIONS = ("record", "record", "record", "pass", "amend", "void", "undo", "join"
 ACTIONS += ("close", "reopen")
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(zero_sum.rules_with_settings(), st.integers(0, 9), st.data())
 def test_any_evening_keeps_every_chip(rules, opening_pot, data):
     players = PEOPLE[: max(rules.min_players, 3)]

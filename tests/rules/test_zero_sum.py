@@ -106,7 +106,7 @@ def test_every_deal_sums_to_zero_and_the_pot_never_goes_negative(evening):
         assert pot == scored.pot_after >= 0
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(evenings())
 def test_only_the_bidder_and_a_revoker_deal_with_each_other_on_a_revoke(evening):
     rules, deal_list, opening = evening
@@ -153,7 +153,7 @@ def expected_bidder_net(rules: Rules, deal: Deal) -> int:
     return bid.win * opponents if made else -(bid.lose * opponents + bid.fail_pot)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(st.data())
 def test_the_bidder_wins_or_loses_exactly_the_stake_table(data):
     rules = data.draw(rules_with_settings())

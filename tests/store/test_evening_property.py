@@ -130,7 +130,7 @@ def check_the_money(s: SessionAPI) -> None:
         assert board.pot == (dealt if close.pot_to == "carry" or dealt <= 0 else 0)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(
     variant=st.sampled_from(sorted(VARIANTS)),
     players=st.integers(3, 5),

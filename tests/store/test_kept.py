@@ -81,7 +81,7 @@ def assert_kept_is_full(kept: KeptHistory, s: SessionAPI) -> None:
         assert imbalance(postings(d.transfers)) == 0
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(
     variant=st.sampled_from(sorted(VARIANTS)),
     players=st.integers(3, 5),
