@@ -279,6 +279,8 @@ def nap() -> Nap:
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
-    """`-n auto`: two workers a core. Many tests wait on a subprocess, a browser, a server
-    or LibreOffice; a second worker keeps the core busy meanwhile."""
-    return 2 * (os.cpu_count() or 1)
+    """`-n auto`: one worker a core and one more. Many tests wait on a subprocess, a
+    browser, a server or LibreOffice, and the extra worker keeps a core busy meanwhile;
+    a second worker a core was slower on 2 cores (110-121 s against 101-107 s), since
+    each worker imports the whole suite (4 s of CPU) and they contend for the cores."""
+    return (os.cpu_count() or 1) + 1
