@@ -26,7 +26,71 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-app = typer.Typer(
+
+class Commands(typer.Typer):
+    """The app, which keeps each command as declared so that a run can build only its own.
+
+    Typer builds the Click command of every command before it runs one (about 8 ms of a
+    one-shot `hand`, issue #23). `only(name)` is an app of the same settings, the same
+    root options and just that command, declared through Typer's public decorators: what
+    the command parses, says and refuses is the same, since it is the same declaration.
+    """
+
+    def __init__(self, **settings: Any) -> None:
+        super().__init__(**settings)
+        self.settings = settings
+        self.root: Callable[..., Any] | None = None
+        self.declared: dict[str, tuple[tuple[Any, ...], dict[str, Any], Callable[..., Any]]] = {}
+
+    def callback(self, *given: Any, **settings: Any) -> Callable[[Callable[..., Any]], Any]:
+        assert not given and not settings, "only(name) declares the root callback bare"
+        declare = super().callback()
+
+        def keep(f: Callable[..., Any]) -> Any:
+            self.root = f
+            return declare(f)
+
+        return keep
+
+    def command(self, *given: Any, **settings: Any) -> Callable[[Callable[..., Any]], Any]:
+        declare = super().command(*given, **settings)
+        name = given[0] if given else settings.get("name")
+
+        def keep(f: Callable[..., Any]) -> Any:
+            # The name Typer gives a function declared without one (a test compares them).
+            self.declared[name or f.__name__.lower().replace("_", "-")] = (given, settings, f)
+            return declare(f)
+
+        return keep
+
+    def only(self, name: str) -> typer.Typer:
+        """An app of the same settings and root callback, with command `name` alone."""
+        tree = typer.Typer(**self.settings)
+        if self.root is not None:
+            tree.callback()(self.root)
+        given, settings, f = self.declared[name]
+        tree.command(*given, **settings)(f)
+        return tree
+
+    def typed(self, argv: list[str]) -> str | None:
+        """The command `argv` names after the root's options (`--db PATH`, `--lang ru`), if
+        it names one exactly; None for anything else (help, a bare `napledger`, a word that
+        only the whole app can refuse or read as `pass`): those get the whole app."""
+        at = 0
+        while at < len(argv):
+            if argv[at] in ROOT_VALUED:
+                at += 2
+            elif argv[at].partition("=")[0] in ROOT_VALUED:
+                at += 1
+            else:
+                return argv[at] if argv[at] in self.declared else None
+        return None
+
+
+# The root options that take a value: what `typed` steps over to find the command.
+ROOT_VALUED = ("--db", "--lang")
+
+app = Commands(
     cls=NapGroup,
     help=_("Score and money ledger for Napoleon (Nap) at a real table."),
     no_args_is_help=True,
@@ -700,4 +764,7 @@ def reopen(ctx: typer.Context, session: SessionOpt = None) -> None:
 
 
 def main() -> None:
-    app()
+    import sys
+
+    name = app.typed(sys.argv[1:])
+    (app if name is None else app.only(name))()
