@@ -35,7 +35,7 @@ from napledger.core.rules.load import with_overrides
 from napledger.core.rules.scoring import replay
 from napledger.store.api import Database
 from napledger.store.codec import deal_to_json
-from napledger.store.models import DealRevision, entries
+from napledger.store.models import entries
 
 SESSIONS = 1_000
 DEALS = 60
@@ -139,7 +139,7 @@ def build(url: str, seed: int = 6) -> int:
                         "recorded_at": row.created_at + timedelta(minutes=2 * number),
                     }
                 )
-            b.db.execute(insert(DealRevision), deal_rows)
+            b.db.execute(insert(deals), deal_rows)
             if entry_rows:
                 b.db.execute(insert(entries), entry_rows)
             if n < SESSIONS - 1:  # the last one is still being played

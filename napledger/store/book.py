@@ -36,41 +36,39 @@ from napledger.core.session import ClosePlan, LiveDeal, Rescored, SessionState
 from napledger.core.words import _
 from napledger.store.codec import DealRecord, deal_from_json, deal_to_json, revisions
 from napledger.store.db import duplicate_key, upsert
-from napledger.store.models import DealRevision, SessionRow, now
+from napledger.store.models import SessionRow, now
 from napledger.store.models import balances as BALANCES
 from napledger.store.models import closes as CLOSES
+from napledger.store.models import deals as DEALS
 from napledger.store.models import entries as ENTRIES
 from napledger.store.models import meta as META
 from napledger.store.models import players as PLAYERS
 from napledger.store.models import roster as ROSTER
+from napledger.store.models import sessions as SESSIONS
 from napledger.store.views import CloseRecord, Scoreboard, SessionInfo
 
 __all__ = ["Book", "SessionStore", "cached_rules", "net_money", "session_info", "whole_number"]
 
 CURRENT = "current_session"
 MAX_ID = 2**63 - 1  # the largest id or deal number a database column holds
-# Columns for queries: typed as SQL expressions, where the model attributes read as plain values.
-S = SessionRow.__table__.c  # type: ignore[attr-defined]
-D = DealRevision.__table__.c  # type: ignore[attr-defined]
+S = SESSIONS.c
+D = DEALS.c
 E = ENTRIES.c
 P = PLAYERS.c
 R = ROSTER.c
 M = META.c
 C = CLOSES.c
 B = BALANCES.c
-# Deals are written through their table, not the model class: an ORM entity's bulk insert
-# costs a deal about half a millisecond more, for nothing the book uses.
-DEALS = DealRevision.__table__  # type: ignore[attr-defined]
 
 # What every deal runs, built once with its values bound at each run: a statement built
 # afresh costs more to put together than to execute, and one kept computes its cache key
 # (for SQLAlchemy's compiled cache) once.
 SESSION: BindParameter[int] = bindparam("session")
-CURRENT_ROW = select(SessionRow).where(
+CURRENT_ROW = select(SESSIONS).where(
     S.id == cast(select(M.value).where(M.key == CURRENT).scalar_subquery(), Integer)
 )
-ROW_BY_ID = select(SessionRow).where(S.id == bindparam("id"))
-ROW_BY_KEY = select(SessionRow).where(S.key == bindparam("key"))
+ROW_BY_ID = select(SESSIONS).where(S.id == bindparam("id"))
+ROW_BY_KEY = select(SESSIONS).where(S.key == bindparam("key"))
 TOTALS = select(B.account, B.chips).where(B.session_id == SESSION)
 LIVE_COLUMNS = (D.id, D.number, D.revision, D.record_json, D.pot_after)
 LATEST = (
@@ -91,6 +89,9 @@ LAST_LIVE = (
 )
 NEW_DEAL = insert(DEALS).returning(D.id)
 NEW_ENTRIES = insert(ENTRIES)
+NEW_SESSION = insert(SESSIONS).returning(S.id)
+# The pots of deals a correction scored anew, by id.
+MOVED_POTS = update(DEALS).where(D.id == bindparam("deal")).values(pot_after=bindparam("pot"))
 
 
 def whole_number(text: str) -> int | None:
@@ -129,7 +130,8 @@ class Book:
     # --- sessions -------------------------------------------------------------
 
     def sessions(self) -> list[SessionRow]:
-        return list(self.db.execute(select(SessionRow).order_by(S.id)).scalars())
+        found = self.db.execute(select(SESSIONS).order_by(S.id)).mappings()
+        return [SessionRow(**row) for row in found]
 
     def current_id(self) -> int | None:
         if self._current is None:
@@ -162,19 +164,20 @@ class Book:
             query, values = ROW_BY_ID, {"id": number}
         if lock:
             query = locked(query)
-        row = self.db.execute(query, values).scalars().first()
-        if row is None:
+        found = self.db.execute(query, values).mappings().first()
+        if found is None:
             if ref is None and self.current_id() is None:
                 raise NapError(
                     _("no current session; start one with `napledger new` or pick one with `use`")
                 )
             raise NapError(_("no session {ref!r}; `napledger sessions` lists them").format(ref=ref))
+        row = SessionRow(**found)
         if ref is None:
             self._current = row.id
-        self._rows[row.id or 0] = row
-        self._keys[row.key] = row.id or 0
+        self._rows[row.id] = row
+        self._keys[row.key] = row.id
         if lock:
-            self._locked.add(row.id or 0)
+            self._locked.add(row.id)
         return row
 
     def find_many(self, refs: Iterable[str | None]) -> list[SessionRow]:
@@ -203,23 +206,25 @@ class Book:
         seating = [self._person(p) for p in core.seating_of(players)]
         carry = None if carry_from is None else self._carry_source(carry_from)
         opening = core.start(name, rules, seating, dealer, chip_value, currency, carry)
-        row = SessionRow(
-            name=opening.name,
-            key=fold(opening.name),
-            variant=rules.name,
-            rules_json=json.dumps(rules_to_dict(rules), ensure_ascii=False),
-            chip_value=str(opening.chip_value),
-            currency=opening.currency,
-            seating_json=json.dumps(opening.seating, ensure_ascii=False),
-            players_json=json.dumps(opening.seating, ensure_ascii=False),
-            first_dealer=opening.first_dealer,
-            opening_pot=opening.opening_pot,
-            carried_from=opening.carried_from,
-            language=language,
-        )
-        self.db.add(row)
+        values: dict[str, Any] = {
+            "name": opening.name,
+            "key": fold(opening.name),
+            "variant": rules.name,
+            "rules_json": json.dumps(rules_to_dict(rules), ensure_ascii=False),
+            "chip_value": str(opening.chip_value),
+            "currency": opening.currency,
+            "seating_json": json.dumps(opening.seating, ensure_ascii=False),
+            "players_json": json.dumps(opening.seating, ensure_ascii=False),
+            "first_dealer": opening.first_dealer,
+            "opening_pot": opening.opening_pot,
+            "carried_from": opening.carried_from,
+            "pot_to": None,
+            "created_at": now(),
+            "closed_at": None,
+            "language": language,
+        }
         try:
-            self.db.flush()
+            row = SessionRow(id=self.db.execute(NEW_SESSION, values).scalar_one(), **values)
         except IntegrityError as error:
             if not duplicate_key(error):
                 raise  # another constraint: the transaction reports the database's reason
@@ -233,7 +238,7 @@ class Book:
     def _carry_source(self, ref: str) -> core.CarrySource:
         source = self.find(ref, lock=True)
         return core.CarrySource(
-            id=source.id or 0,
+            id=source.id,
             name=source.name,
             pot_to=source.pot_to,
             chip_value=Decimal(source.chip_value),
@@ -251,9 +256,9 @@ class Book:
 
     def session(self, row: SessionRow) -> SessionStore:
         """The store of one session (kept: its state is read once per transaction)."""
-        store = self._stores.get(row.id or 0)
+        store = self._stores.get(row.id)
         if store is None or store.row is not row:
-            store = self._stores[row.id or 0] = SessionStore(self, row)
+            store = self._stores[row.id] = SessionStore(self, row)
         return store
 
 
@@ -348,12 +353,22 @@ class SessionStore:
     def _save(self, state: SessionState) -> None:
         """Keep the new state, and put on the session's row what changed of it."""
         self._kept = (state, self._kept[1] if self._kept is not None else False)
-        seating = json.dumps(state.seating, ensure_ascii=False)
-        if seating != self.row.seating_json:
-            self.row.seating_json = seating
-        everyone = json.dumps(state.everyone, ensure_ascii=False)
-        if everyone != self.row.players_json:
-            self.row.players_json = everyone
+        changed = {
+            column: value
+            for column, value in (
+                ("seating_json", json.dumps(state.seating, ensure_ascii=False)),
+                ("players_json", json.dumps(state.everyone, ensure_ascii=False)),
+            )
+            if value != getattr(self.row, column)
+        }
+        if changed:
+            self._change_row(**changed)
+
+    def _change_row(self, **changed: object) -> None:
+        """The session's row changed, as read and in the database."""
+        self.db.execute(update(SESSIONS).where(S.id == self.row.id).values(**changed))
+        for column, value in changed.items():
+            setattr(self.row, column, value)
 
     def dealer_now(self) -> str | None:
         """Who deals next (None once closed)."""
@@ -498,7 +513,7 @@ class SessionStore:
     def amend(self, number: int, options: DealOptions) -> core.Amended:
         before, later = self.around(number)
         done = core.amend(self.state(), number, options, before, later)
-        self.db.execute(update(DealRevision).where(D.id == done.replaced).values(status="replaced"))
+        self.db.execute(update(DEALS).where(D.id == done.replaced).values(status="replaced"))
         self.db.execute(delete(ENTRIES).where(E.deal_id == done.replaced))
         new_id = self.db.execute(
             NEW_DEAL,
@@ -528,7 +543,7 @@ class SessionStore:
         return self._void(core.undo(state, before, later))
 
     def _void(self, done: core.Voided) -> core.Voided:
-        self.db.execute(update(DealRevision).where(D.id == done.voided).values(status="voided"))
+        self.db.execute(update(DEALS).where(D.id == done.voided).values(status="voided"))
         self.db.execute(delete(ENTRIES).where(E.deal_id == done.voided))
         self._rewrite(done.rescored)
         self._save(done.state)
@@ -548,9 +563,9 @@ class SessionStore:
                     for account, chips in r.entries.items()
                 ],
             )
-        moved = [{"id": r.id, "pot_after": r.pot_after} for r in rescored if r.pot_changed]
+        moved = [{"deal": r.id, "pot": r.pot_after} for r in rescored if r.pot_changed]
         if moved:
-            self.db.execute(update(DealRevision), moved)
+            self.db.execute(MOVED_POTS, moved)
 
     # --- the table changes ----------------------------------------------------
 
@@ -604,8 +619,7 @@ class SessionStore:
         done = core.close(self.state(whole_roster=False), pot_to, confirmed)
         plan = done.plan
         self._post(None, done.postings)
-        self.row.pot_to = plan.pot_to
-        self.row.closed_at = now()
+        self._change_row(pot_to=plan.pot_to, closed_at=now())
         self.db.execute(
             insert(CLOSES).values(
                 session_id=self.row.id,
@@ -639,8 +653,7 @@ class SessionStore:
             .where(C.session_id == self.row.id, C.status == "live")
             .values(status="voided", reopened_at=now())
         )
-        self.row.pot_to = None
-        self.row.closed_at = None
+        self._change_row(pot_to=None, closed_at=None)
         self._save(done.state)
 
 
@@ -671,7 +684,7 @@ def cached_rules(snapshot: str) -> Rules:
 
 def session_info(row: SessionRow) -> SessionInfo:
     return SessionInfo(
-        id=row.id or 0,
+        id=row.id,
         name=row.name,
         variant=row.variant,
         chip_value=Decimal(row.chip_value),

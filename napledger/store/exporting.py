@@ -15,10 +15,10 @@ from napledger.core.rules.scoring import outcome
 from napledger.export.data import DealRow, LedgerRow, SessionExport, StakeRow
 from napledger.store.book import Book, SessionStore, net_money
 from napledger.store.codec import DealRecord, read
-from napledger.store.models import DealRevision, SessionRow
+from napledger.store.models import SessionRow, deals, sessions
 
-_S = SessionRow.__table__.c  # type: ignore[attr-defined]
-_D = DealRevision.__table__.c  # type: ignore[attr-defined]
+_S = sessions.c
+_D = deals.c
 _BATCH = 1_000  # deal rows fetched at a time
 
 

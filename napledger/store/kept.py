@@ -22,11 +22,11 @@ from napledger.core.ledger import POT, balances
 from napledger.store.api import SessionAPI, settlement
 from napledger.store.book import SessionStore
 from napledger.store.codec import DealRecord, revisions
-from napledger.store.models import DealRevision, entries
+from napledger.store.models import deals, entries
 from napledger.store.views import History, Settlement
 from napledger.store.watch import fingerprint
 
-D = DealRevision.__table__.c  # type: ignore[attr-defined]
+D = deals.c
 E = entries.c
 T = TypeVar("T")
 Step = tuple[str, Mapping[str, int], tuple[str, ...]]  # one of History.steps

@@ -5,78 +5,95 @@ The database is built by the migrations in `schema.py`; a change here needs one 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
 
-from pydantic import ConfigDict
 from sqlalchemy import Column, ForeignKey, Index, Integer, String, Table, UniqueConstraint, text
-from sqlmodel import AutoString, Field, SQLModel, UTCDateTime
+from sqlmodel import AutoString, SQLModel, UTCDateTime
 
 
 def now() -> datetime:
     return datetime.now(UTC)
 
 
-# A table model is built from its columns, never validated, so pydantic's validator for
-# it is left unbuilt until something asks (nothing in napledger does): building both
-# cost a one-shot command some 4 ms as it starts (issue #23).
-DEFERRED: Any = ConfigDict(defer_build=True)  # Any: SQLModel types it in a private module
+# Every table is a plain table on SQLModel's metadata, with the types SQLModel gives its
+# models' columns, so the migrations build exactly these (tests/store/test_schema.py
+# compares the two). The book reads and writes them by column: a model class costs a
+# one-shot command (`hand`, `table`) milliseconds to build as it starts and its ORM loading
+# more at each run, for nothing the book uses (issue #23).
+
+sessions = Table(
+    "sessions",
+    SQLModel.metadata,
+    Column("id", Integer, primary_key=True),
+    Column("name", AutoString, nullable=False),
+    Column("key", AutoString, nullable=False, unique=True),  # the folded name
+    Column("variant", AutoString, nullable=False),
+    Column("rules_json", AutoString, nullable=False),  # the rules chosen at `new`, frozen
+    Column("chip_value", AutoString, nullable=False),  # a Decimal, as text: never a float
+    Column("currency", AutoString, nullable=False, default=""),
+    Column("seating_json", AutoString, nullable=False),  # who sits now, clockwise
+    # Everyone who has sat this session, in the order they sat down.
+    Column("players_json", AutoString, nullable=False),
+    Column("first_dealer", AutoString, nullable=False),
+    Column("opening_pot", Integer, nullable=False, default=0),
+    Column("carried_from", Integer, ForeignKey("sessions.id"), nullable=True),
+    # How the pot left at the close: split, carry or a player.
+    Column("pot_to", AutoString, nullable=True),
+    Column("created_at", UTCDateTime, nullable=False, default=now),
+    Column("closed_at", UTCDateTime, nullable=True),
+    # The table's own language (en, ru, pl), or None: the reader's.
+    Column("language", AutoString, nullable=True),
+)
 
 
-class SessionRow(SQLModel, table=True):
-    model_config = DEFERRED
-    __tablename__ = "sessions"
-    id: int | None = Field(default=None, primary_key=True)
+@dataclass
+class SessionRow:
+    """A session's row as read (`sessions`); the book writes every change to it back."""
+
+    id: int
     name: str
-    key: str = Field(unique=True)
+    key: str
     variant: str
-    rules_json: str  # the frozen snapshot of the rules chosen at `new`
-    chip_value: str  # a Decimal, kept as text so it is never a float
-    currency: str = ""
-    seating_json: str  # who sits now, clockwise
-    players_json: str  # everyone who has sat this session, in the order they sat down
+    rules_json: str
+    chip_value: str
+    currency: str
+    seating_json: str
+    players_json: str
     first_dealer: str
-    opening_pot: int = 0
-    carried_from: int | None = Field(default=None, foreign_key="sessions.id")
-    pot_to: str | None = None  # how the pot left at the close: split, carry or a player
-    created_at: datetime = Field(default_factory=now)
-    closed_at: datetime | None = None
-    language: str | None = None  # the table's own language (en, ru, pl), or None: the reader's
+    opening_pot: int
+    carried_from: int | None
+    pot_to: str | None
+    created_at: datetime
+    closed_at: datetime | None
+    language: str | None
 
 
-class DealRevision(SQLModel, table=True):
-    """One revision of a deal (amending adds the next; the old one is marked replaced)."""
-
-    __tablename__ = "deals"
-    model_config = DEFERRED
-    __table_args__ = (
-        UniqueConstraint("session_id", "number", "revision"),
-        Index("ix_deals_session_status", "session_id", "status", "number"),
-        Index(
-            "ux_deals_one_live",
-            "session_id",
-            "number",
-            unique=True,
-            # Partial on every database (migration 0002 makes it); the PostgreSQL keyword is
-            # left out here because it alone would load that dialect on every SQLite command.
-            sqlite_where=text("status = 'live'"),
-        ),
-    )
-    id: int | None = Field(default=None, primary_key=True)
-    session_id: int = Field(foreign_key="sessions.id")
-    number: int
-    revision: int = 1
-    status: str = "live"  # live, voided or replaced (by a later revision)
-    record_json: str
-    pot_after: int = 0
-    recorded_at: datetime = Field(default_factory=now)
-
-
-# The tables nothing builds objects of are plain tables beside the two model classes:
-# the book reads and writes them by column, and each model class costs a one-shot command
-# (`hand`, `table`) a few milliseconds to build as it starts (issue #23). They are on
-# SQLModel's metadata with the types SQLModel would give them, so the migrations build
-# exactly these (tests/store/test_schema.py compares the two).
+# One revision of a deal (amending adds the next; the old one is marked replaced).
+deals = Table(
+    "deals",
+    SQLModel.metadata,
+    Column("id", Integer, primary_key=True),
+    Column("session_id", Integer, ForeignKey("sessions.id"), nullable=False),
+    Column("number", Integer, nullable=False),
+    Column("revision", Integer, nullable=False, default=1),
+    # live, voided or replaced (by a later revision)
+    Column("status", AutoString, nullable=False, default="live"),
+    Column("record_json", AutoString, nullable=False),
+    Column("pot_after", Integer, nullable=False, default=0),
+    Column("recorded_at", UTCDateTime, nullable=False, default=now),
+    UniqueConstraint("session_id", "number", "revision"),
+    Index("ix_deals_session_status", "session_id", "status", "number"),
+    Index(
+        "ux_deals_one_live",
+        "session_id",
+        "number",
+        unique=True,
+        # Partial on every database (migration 0002 makes it); the PostgreSQL keyword is
+        # left out here because it alone would load that dialect on every SQLite command.
+        sqlite_where=text("status = 'live'"),
+    ),
+)
 
 meta = Table(
     "meta",

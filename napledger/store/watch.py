@@ -23,16 +23,16 @@ from sqlmodel import Session
 from napledger.core.errors import NapError
 from napledger.core.reading import deal_label
 from napledger.store.db import CHANGES_CHANNEL, sqlite_path
-from napledger.store.models import DealRevision, SessionRow, roster
+from napledger.store.models import deals, roster, sessions
 
 if TYPE_CHECKING:
     import psycopg
 
     from napledger.store.api import Database
 
-D = DealRevision.__table__.c  # type: ignore[attr-defined]
+D = deals.c
 R = roster.c
-S = SessionRow.__table__.c  # type: ignore[attr-defined]
+S = sessions.c
 
 
 def fingerprint(db: Session, session_id: int) -> tuple[object, ...]:
@@ -43,13 +43,13 @@ def fingerprint(db: Session, session_id: int) -> tuple[object, ...]:
     never comes back) and each is read from an index without walking the evening: the
     highest number, and the few voided and replaced revisions counted.
     """
-    revisions = select(func.count()).select_from(DealRevision).where(D.session_id == session_id)
-    deals = select(
+    revisions = select(func.count()).select_from(deals).where(D.session_id == session_id)
+    standing = select(
         select(func.max(D.number)).where(D.session_id == session_id).scalar_subquery(),
         revisions.where(D.status == "voided").scalar_subquery(),
         revisions.where(D.status == "replaced").scalar_subquery(),
     )
-    last, voided, replaced = db.execute(deals).one()
+    last, voided, replaced = db.execute(standing).one()
     roster = db.execute(select(func.max(R.id)).where(R.session_id == session_id)).scalar()
     closed = db.execute(select(S.closed_at).where(S.id == session_id)).scalar()
     return (last or 0, voided, replaced, roster or 0, str(closed))

@@ -117,14 +117,14 @@ def started(when: str) -> None:
     from sqlalchemy import func, select, update
 
     from napledger.store.api import Database
-    from napledger.store.models import SessionRow
+    from napledger.store.models import sessions
 
-    S = SessionRow.__table__.c
+    S = sessions.c
     with Database() as database, database.write() as tx:
         db = tx.book.db
         latest = db.execute(select(func.max(S.id))).scalar_one()
         moment = datetime.fromisoformat(when).astimezone(UTC)
-        db.execute(update(SessionRow).where(S.id == latest).values(created_at=moment))
+        db.execute(update(sessions).where(S.id == latest).values(created_at=moment))
 
 
 def test_since_and_until_pick_sessions_by_their_start_date(nap):
