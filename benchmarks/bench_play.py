@@ -41,6 +41,7 @@ from typing import Any
 
 from sqlalchemy import event, func, insert, select
 
+from napledger import start
 from napledger.core.ledger import postings
 from napledger.core.options import DealOptions, make_deal
 from napledger.core.rules import Deal, load_preset
@@ -200,6 +201,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--long", type=int, default=5_000, help="deals in the long session")
     long_deals = parser.parse_args().long
+    start.defer_collector()  # as the program does: its start-up is frozen as play opens
     with tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "play.db"
         os.environ.update(NAPLEDGER_DB=str(db), NO_COLOR="1", COLUMNS="100")

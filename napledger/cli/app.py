@@ -159,8 +159,10 @@ class Run:
 
     def database(self, ctx: typer.Context) -> "Database":
         if self._database is None:
+            from napledger.start import started
             from napledger.store.api import Database
 
+            started()
             self._database = Database(self.db)
             ctx.find_root().call_on_close(self.close)
         return self._database

@@ -45,7 +45,10 @@ def serve(
     ] = None,
 ) -> None:
     from napledger.core.words import use
+    from napledger.start import started
     from napledger.web.serve import serve as run
+
+    started()
 
     # The page speaks as each request asks (words.speaking); where none does, English, not
     # whatever language this terminal happens to speak.

@@ -1,0 +1,48 @@
+"""The program defers Python's cycle collector while it starts (napledger/start.py, issue
+#23) and turns it back on before a command does its work: an evening of `play` or `serve`
+never runs without it."""
+
+import gc
+import sys
+
+import pytest
+
+from napledger import start
+
+
+@pytest.fixture
+def program(monkeypatch):
+    """Runs napledger as its script does; the collector as it was after each test."""
+
+    def run(*words: str) -> int:
+        monkeypatch.setattr(sys, "argv", ["napledger", *words])
+        with pytest.raises(SystemExit) as stop:
+            start.main()
+        return int(stop.value.code or 0)
+
+    yield run
+    gc.unfreeze()
+    gc.enable()
+    monkeypatch.setattr(start, "_deferred", False)
+
+
+def test_a_command_opening_its_database_runs_with_the_collector_on(nap, program):
+    nap("new friday --players Ann,Ben,Cat")
+    assert program("hand", "nap", "--by", "Ann", "--tricks", "5") == 0
+    assert gc.isenabled()
+    assert gc.get_freeze_count() > 0  # what start-up made, set aside
+
+
+def test_the_server_runs_with_the_collector_on(program, monkeypatch):
+    import napledger.web.serve
+
+    seen = []
+    monkeypatch.setattr(napledger.web.serve, "serve", lambda *given: seen.append(gc.isenabled()))
+    assert program("serve") == 0
+    assert seen == [True]
+
+
+def test_started_leaves_a_process_that_did_not_defer_it_alone():
+    frozen = gc.get_freeze_count()
+    start.started()
+    assert gc.isenabled() and gc.get_freeze_count() == frozen
