@@ -122,6 +122,16 @@ entries = Table(
     Column("chips", Integer, nullable=False),
     # Covers the session's totals (migration 0006): chips are read from the index.
     Index("ix_entries_session_account_chips", "session_id", "account", "chips"),
+    # The entries of deals alone, for each player's biggest swing (migration 0009, partial
+    # on every database; the PostgreSQL keyword left out as for the deals' index).
+    Index(
+        "ix_entries_deal_swings",
+        "session_id",
+        "account",
+        "chips",
+        "deal_id",
+        sqlite_where=text("deal_id IS NOT NULL"),
+    ),
 )
 
 # One change to who sits: the record of the seating, as deal records are of the money.

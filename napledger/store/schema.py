@@ -308,6 +308,19 @@ def _session_language(connection: Connection) -> None:
     connection.execute(text("ALTER TABLE sessions ADD COLUMN language VARCHAR"))
 
 
+def _deal_swings(connection: Connection) -> None:
+    """Each account's entries of deals (not of closes) in an index of their own, partial on
+    every database: `stats` reads every player's biggest win and loss in one deal from it
+    alone (the deal's id in it too, which SQLite asks of the partial index's rows), where
+    the entries' covering index sent it to each row for its deal."""
+    connection.execute(
+        text(
+            "CREATE INDEX IF NOT EXISTS ix_entries_deal_swings "
+            "ON entries (session_id, account, chips, deal_id) WHERE deal_id IS NOT NULL"
+        )
+    )
+
+
 MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("0001_initial", _initial),
     ("0002_one_live_revision", _one_live_revision),
@@ -317,6 +330,7 @@ MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("0006_covering_totals", _covering_totals),
     ("0007_balances", _balances),
     ("0008_session_language", _session_language),
+    ("0009_deal_swings", _deal_swings),
 ]
 
 

@@ -14,7 +14,7 @@ from sqlmodel import Session
 from napledger.core.history import score_history
 from napledger.core.ledger import POT
 from napledger.core.tally import Figures, Tally
-from napledger.store.book import Book, D, E, P, S, cached_rules
+from napledger.store.book import B, Book, D, E, P, S, cached_rules
 from napledger.store.codec import DealRecord, revisions
 
 
@@ -43,22 +43,30 @@ def lifetime(book: Book, since: datetime | None = None, until: datetime | None =
         tally.session(json.loads(players_json), currency, Decimal(chip_value))
         facts[sid] = (cached_rules(rules_json), Decimal(chip_value), currency, opening_pot)
 
-    totals = (
-        select(E.session_id, E.account, func.sum(E.chips))
-        .where(E.session_id.in_(chosen), E.account != POT)
-        .group_by(E.session_id, E.account)
+    # Each account's chips in each session: the balances the database keeps beside the
+    # entries (their sums, a row per account), not a sum over every entry of the club.
+    totals = select(B.session_id, B.account, B.chips).where(
+        B.session_id.in_(chosen), B.account != POT
     )
     for sid, account, chips in db.execute(totals):
         _, chip_value, currency, _ = facts[sid]
         tally.result(account, int(chips), chip_value, currency)
 
+    # Grouped as the covering index orders the entries (by session, then account), and
+    # brought together here: grouped by account alone, SQLite sorted every entry first.
     swings = (
         select(E.account, func.max(E.chips), func.min(E.chips))
         .where(E.session_id.in_(chosen), E.account != POT, E.deal_id.is_not(None))
-        .group_by(E.account)
+        .group_by(E.session_id, E.account)
     )
+    extremes: dict[str, tuple[int, int]] = {}
     for account, best, worst in db.execute(swings):
-        tally.swings(account, int(best), int(worst))
+        was = extremes.get(account)
+        extremes[account] = (
+            (int(best), int(worst)) if was is None else (max(was[0], best), min(was[1], worst))
+        )
+    for account, (best, worst) in extremes.items():
+        tally.swings(account, best, worst)
 
     deals = (
         select(

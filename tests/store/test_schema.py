@@ -185,3 +185,20 @@ def test_an_upgraded_ledger_reads_totals_from_the_covering_index(nap, old_db):
     assert "ix_entries_session_account_chips" in indexes
     assert "ix_entries_session_account" not in indexes
     assert "COVERING INDEX ix_entries_session_account_chips" in plan
+
+
+def test_an_upgraded_ledger_reads_each_players_swings_from_the_deals_entries(nap, old_db):
+    nap("sessions")
+    with sqlite3.connect(old_db) as db:
+        plan = " ".join(
+            str(r[3])
+            for r in db.execute(
+                "EXPLAIN QUERY PLAN SELECT account, max(chips), min(chips) FROM entries "
+                "WHERE session_id IN (1, 2) AND deal_id IS NOT NULL GROUP BY session_id, account"
+            )
+        )
+        (partial,) = db.execute(
+            "SELECT sql FROM sqlite_master WHERE name = 'ix_entries_deal_swings'"
+        ).fetchone()
+    assert "WHERE deal_id IS NOT NULL" in partial
+    assert "COVERING INDEX ix_entries_deal_swings" in plan
