@@ -6,6 +6,7 @@ Everything a figure needs to know about a bid comes from the session's own rules
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -130,6 +131,10 @@ class Tally:
         self.chip_values: set[Decimal] = set()
         self.places: dict[str, int] = {}  # currency -> the places its money is shown with
         self._bids: dict[int, tuple[Rules, dict[str, Bid]]] = {}
+        # Deals counted per group of players dealt in (an evening's deals mostly share
+        # one), and spread over the players in `figures()`: a count per deal, not per
+        # player in it, in the loop over a club's every deal.
+        self._dealt: Counter[tuple[str, ...]] = Counter()
 
     def player(self, name: str) -> _PlayerCount:
         found = self.players.get(name)
@@ -148,13 +153,12 @@ class Tally:
         """One live deal of a session's history; its transfers are read only if it took the pot."""
         deal = scored.deal
         assert deal is not None  # a strict history has read every record
-        for name in rules.dealt_in(deal.seated, deal.dealer):
-            self.player(name).deals += 1
+        self._dealt[rules.dealt_in(deal.seated, deal.dealer)] += 1
         if deal.bid is None or deal.bidder is None:
             return
         bid = self._bid(rules, deal.bid)
         bidder = self.player(deal.bidder)
-        verdict = was_made(rules, deal)
+        verdict = was_made(rules, deal, bid)
         for tally in (bidder.bids, bidder.by_bid.setdefault(bid.name, _BidCount())):
             tally.bids += 1
             tally.made += verdict is True
@@ -180,6 +184,10 @@ class Tally:
         stats.biggest_loss = min(stats.biggest_loss, worst)
 
     def figures(self) -> Figures:
+        for dealt_in, deals in self._dealt.items():
+            for name in dealt_in:
+                self.player(name).deals += deals
+        self._dealt.clear()
         return Figures(
             players=MappingProxyType({n: p.frozen() for n, p in self.players.items()}),
             currencies=frozenset(self.currencies),

@@ -14,6 +14,9 @@ from datetime import datetime
 from types import MappingProxyType
 from typing import NamedTuple
 
+import orjson
+
+from napledger.core.built import built
 from napledger.core.errors import NapError
 from napledger.core.history import Revision
 from napledger.core.rules import Deal
@@ -24,8 +27,10 @@ def deal_to_json(deal: Deal) -> str:
 
 
 def deal_from_json(text: str) -> Deal:
-    raw = json.loads(text)
-    return Deal(
+    # orjson reads what json wrote, at half the cost: `stats` reads every deal of a club.
+    raw = orjson.loads(text)
+    return built(  # Deal(...), at half the cost (napledger/core/built.py)
+        Deal,
         seated=tuple(raw["seated"]),
         dealer=raw["dealer"],
         bid=raw["bid"],

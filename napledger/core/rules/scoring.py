@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from napledger.core.errors import DealError
 from napledger.core.ledger import POT, Transfer, postings
 from napledger.core.numbers import grouped
-from napledger.core.rules.model import Rules
+from napledger.core.rules.model import Bid, Rules
 from napledger.core.rules.texts import bid_name, game_name, player_count, rule_text
 from napledger.core.words import N_, _, ngettext
 
@@ -225,14 +225,15 @@ def score_deal(
     return transfers
 
 
-def was_made(rules: Rules, deal: Deal) -> bool | None:
-    """Whether the bidder made the bid; None for a passed-out deal or an opponent's revoke."""
+def was_made(rules: Rules, deal: Deal, bid: Bid | None = None) -> bool | None:
+    """Whether the bidder made the bid; None for a passed-out deal or an opponent's revoke.
+    `bid` is the deal's bid where the caller has already found it in `rules`."""
     if deal.bid is None or (deal.revoker is not None and deal.revoker != deal.bidder):
         return None
     if deal.revoker is not None:
         return False  # a revoking bidder settles as if the bid had failed
     if deal.tricks is not None:
-        return rules.bid(deal.bid).made_with(deal.tricks)
+        return (bid or rules.bid(deal.bid)).made_with(deal.tricks)
     return bool(deal.made)
 
 
