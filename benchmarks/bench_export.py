@@ -47,7 +47,8 @@ def build_database(path: Path, deals: int, seed: int = 1) -> None:
     from napledger.core.rules.load import load_rules
     from napledger.store.api import Database
     from napledger.store.codec import deal_to_json
-    from napledger.store.models import deals, entries
+    from napledger.store.models import deals as deals_table
+    from napledger.store.models import entries
 
     rng = random.Random(seed)
     rules = load_rules("classic")
@@ -63,7 +64,7 @@ def build_database(path: Path, deals: int, seed: int = 1) -> None:
         with database.write() as tx:
             db = tx.book.db
             if deal_rows:
-                db.execute(insert(deals), deal_rows)
+                db.execute(insert(deals_table), deal_rows)
             if entry_rows:
                 db.execute(insert(entries), entry_rows)
         deal_rows.clear()

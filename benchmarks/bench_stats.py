@@ -27,15 +27,17 @@ from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
 
-from sqlalchemy import insert
+from sqlalchemy import insert, update
 
 from napledger.core.ledger import postings
 from napledger.core.rules import Deal, Rules, load_preset
 from napledger.core.rules.load import with_overrides
 from napledger.core.rules.scoring import replay
 from napledger.store.api import Database
+from napledger.store.book import SessionStore
 from napledger.store.codec import deal_to_json
-from napledger.store.models import entries
+from napledger.store.models import deals as deals_table
+from napledger.store.models import entries, sessions
 
 SESSIONS = 1_000
 DEALS = 60
@@ -105,7 +107,9 @@ def build(url: str, seed: int = 6) -> int:
             players = rng.sample(CLUB, size)
             row = b.create(f"night-{n + 1}", rules, players, chip, currency, None, None)
             row.created_at = start + timedelta(days=n // 3, hours=n % 3)
-            b.db.flush()
+            b.db.execute(
+                update(sessions).where(sessions.c.id == row.id).values(created_at=row.created_at)
+            )
             seating = tuple(players)
             dealer = seating[0]
             deals = []
@@ -139,11 +143,12 @@ def build(url: str, seed: int = 6) -> int:
                         "recorded_at": row.created_at + timedelta(minutes=2 * number),
                     }
                 )
-            b.db.execute(insert(deals), deal_rows)
+            b.db.execute(insert(deals_table), deal_rows)
             if entry_rows:
                 b.db.execute(insert(entries), entry_rows)
             if n < SESSIONS - 1:  # the last one is still being played
-                b.close(row, "split")
+                # A store of its own: the book's still keeps the state of before the bulk insert.
+                SessionStore(b, row).close("split")
     return deal_id
 
 

@@ -15,6 +15,7 @@ from functools import cached_property
 from types import MappingProxyType
 from typing import NamedTuple
 
+from napledger.core.built import built
 from napledger.core.errors import NapError
 from napledger.core.ledger import POT, Transfer, postings
 from napledger.core.reading import deal_label
@@ -147,7 +148,8 @@ def scored_deals(
         if record.live:
             pot = pot_after if pot_after is not None else record.pot_after
             after_pass = deal is not None and deal.bid is None
-        scored = ScoredDeal(
+        scored = built(  # ScoredDeal(...), at half the cost (napledger/core/built.py)
+            ScoredDeal,
             id=record.id,
             number=record.number,
             revision=record.revision,
