@@ -49,6 +49,7 @@ from napledger.core.rules.scoring import replay
 from napledger.store import db as store_db
 from napledger.store.api import Database
 from napledger.store.codec import deal_to_json
+from napledger.store.models import deals as deals_table
 from napledger.store.models import entries
 
 PLAYERS = ("Ann", "Ben", "Cat", "Dan", "Eve")
@@ -76,7 +77,7 @@ def build(url: str, name: str, deals: int) -> None:
             fresh = Deal(seated=PLAYERS, dealer=PLAYERS[i % len(PLAYERS)], dealer_named=False)
             records.append(make_deal(OPTIONS[i % len(OPTIONS)], rules, fresh, PLAYERS))
         deal_rows, entry_rows = [], []
-        base = tx.book.db.execute(select(func.coalesce(func.max(deals.c.id), 0))).scalar()
+        base = tx.book.db.execute(select(func.coalesce(func.max(deals_table.c.id), 0))).scalar()
         for number, scored in enumerate(replay(rules, records), 1):
             deal_rows.append(
                 {
@@ -93,7 +94,7 @@ def build(url: str, name: str, deals: int) -> None:
                 if c
             ]
         if deal_rows:
-            tx.book.db.execute(insert(deals), deal_rows)
+            tx.book.db.execute(insert(deals_table), deal_rows)
             tx.book.db.execute(insert(entries), entry_rows)
 
 
