@@ -180,6 +180,12 @@ class Book:
             self._locked.add(row.id)
         return row
 
+    def row(self, number: int) -> SessionRow | None:
+        """The row of session `number`, or None where there is none (`verify` asks it of
+        ids that a damaged file may point to in vain)."""
+        found = self.db.execute(ROW_BY_ID, {"id": number}).mappings().first()
+        return None if found is None else SessionRow(**found)
+
     def find_many(self, refs: Iterable[str | None]) -> list[SessionRow]:
         """Sessions in the order named, each once however it was named (id, name, any case)."""
         rows: dict[int | None, SessionRow] = {}

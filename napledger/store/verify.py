@@ -31,7 +31,7 @@ def verify(book: Book) -> Report:
 
 
 def session_records(book: Book, row: SessionRow) -> SessionRecords:
-    source = None if row.carried_from is None else book.find(str(row.carried_from))
+    source = None if row.carried_from is None else book.row(row.carried_from)
     store = book.session(row)
     return SessionRecords(
         name=str(row.name),

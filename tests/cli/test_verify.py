@@ -137,6 +137,15 @@ def test_a_damaged_file_fails_the_integrity_check(evening, db_path):
     assert "entries row 1 points to a missing deals row" in out
 
 
+def test_a_session_carried_from_one_that_is_gone_is_reported(evening, db_path):
+    tamper(
+        db_path, "PRAGMA foreign_keys = OFF", "UPDATE sessions SET carried_from = 99 WHERE id = 2"
+    )
+    result = evening("verify", ok=False)
+    assert result.exit_code == 1 and "no session" not in result.stderr
+    assert "sessions row 2 points to a missing sessions row" in result.stdout
+
+
 def test_verify_changes_nothing(evening, db_path):
     before = evening.json("hands --json --session box"), evening.json("table --json")
     evening("verify")
