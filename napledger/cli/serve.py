@@ -32,9 +32,19 @@ def serve(
         typer.Option(
             "--key",
             envvar="NAPLEDGER_KEY",
-            help=_("The secret every link's key is made from (default: random)."),
+            help=_(
+                "The secret every link's key is made from (default: the one kept with the "
+                "ledger, made the first time)."
+            ),
         ),
     ] = None,
+    new_secret: Annotated[
+        bool,
+        typer.Option(
+            "--new-secret",
+            help=_("Make a new secret: every link given out before stops working."),
+        ),
+    ] = False,
     rules: Annotated[
         list[str] | None,
         typer.Option(
@@ -54,4 +64,4 @@ def serve(
     # whatever language this terminal happens to speak.
     use("en")
 
-    run(ctx.find_root().obj.db, session, lan, port, key, host, rules or [])
+    run(ctx.find_root().obj.db, session, lan, port, key, host, rules or [], new_secret)

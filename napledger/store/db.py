@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import hashlib
 import os
 import threading
 from collections.abc import Iterable, Iterator
@@ -78,6 +79,21 @@ def default_url() -> str:
 
     folder = Path(user_data_dir("napledger", appauthor=False))
     return f"sqlite:///{folder / 'napledger.db'}"
+
+
+def secret_path(url: str) -> Path:
+    """Where `serve` keeps the secret of the ledger at `url`: beside a SQLite file, so it
+    goes wherever the ledger goes; for a server database (PostgreSQL), which has no file
+    here, in the user data folder under a name made from its address (password left out),
+    so each ledger has its own."""
+    parsed = make_url(url)
+    if parsed.drivername.startswith("sqlite") and parsed.database not in (None, "", ":memory:"):
+        return Path(f"{parsed.database}.secret")
+    from platformdirs import user_data_dir
+
+    where = parsed.render_as_string(hide_password=True)  # the password as ***
+    name = hashlib.sha256(where.encode()).hexdigest()[:16]
+    return Path(user_data_dir("napledger", appauthor=False)) / "secrets" / f"{name}.secret"
 
 
 def resolve_url(db: str | None) -> str:

@@ -1,8 +1,10 @@
 """The server's keys, and what happens to wrong ones.
 
-`serve` holds one secret (made afresh, or the `--key` typed). Every other key is derived
-from it with HMAC, so none is stored and the same `--key` gives the same links after a
-restart (a printed QR code stays good):
+`serve` holds one secret: the `--key` typed, else the one kept beside the ledger's data
+(made the first time, readable by its owner only). Every other key is derived from it with
+HMAC, so none is stored and the same secret gives the same links after a restart or a
+reboot (a printed QR code stays good); `serve --new-secret` makes a new one, and with it
+every link given out before stops working at once:
 
 - a session's key, in that session's scorekeeper link, writes that session only;
 - the organiser's key opens the list of sessions with each one's scorekeeper link.
@@ -21,10 +23,13 @@ import base64
 import hashlib
 import hmac
 import logging
+import os
+import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 FREE_TRIES = 5  # wrong tries answered at once: a link cut short, a key mistyped
 FIRST_DELAY = 0.5  # seconds, doubled with every wrong try after the free ones
@@ -50,6 +55,33 @@ def session_key(secret: str, session: int) -> str:
 def organiser_key(secret: str) -> str:
     """The organiser's key: the list of sessions with their scorekeeper links."""
     return derive(secret, "organiser")
+
+
+def kept_secret(path: Path, renew: bool = False) -> tuple[str, bool]:
+    """The secret kept at `path`, and whether it was made now (the first time, or `renew`).
+
+    Written whole (a temporary file renamed over it) and readable by its owner only: it is
+    all that guards the ledger. A kept file that others could read is made private again.
+    """
+    if not renew:
+        try:
+            if path.stat().st_mode & 0o077:
+                path.chmod(0o600)
+            kept = path.read_text(encoding="ascii").strip()
+        except FileNotFoundError:
+            kept = ""
+        if len(kept) >= 16:
+            return kept, False
+    made = secrets.token_urlsafe(24)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}")
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "w", encoding="ascii") as out:
+        out.write(made + "\n")
+        out.flush()
+        os.fsync(out.fileno())
+    os.replace(temporary, path)
+    return made, True
 
 
 def matches(given: str | None, expected: str) -> bool:

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import ipaddress
-import secrets
 import socket
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from types import FrameType
 from urllib.parse import quote
 
 from napledger.core.errors import NapError
 from napledger.core.words import _
-from napledger.web.keys import organiser_key, session_key
+from napledger.web.keys import kept_secret, organiser_key, session_key
 
 DEFAULT_PORT = 8421
 BACKLOG = 128  # also how many connections asyncio accepts at once: see bounded.py
@@ -106,6 +106,31 @@ def announce(
     print(_("Ctrl-C stops the server."), flush=True)
 
 
+def keep_secret(path: Path, renew: bool) -> tuple[str, bool]:
+    try:
+        return kept_secret(path, renew)
+    except OSError as error:
+        raise NapError(
+            _("cannot keep the server's secret in {path}: {reason}").format(
+                path=path, reason=error.strerror
+            )
+        ) from None
+
+
+def secret_said(made: bool | None, path: Path, renewed: bool) -> None:
+    """Which links these are: the organiser must know whether the ones given out before
+    still work (the QR code on the table, the keeper's phone)."""
+    if made is None:
+        said = _("The links are made from --key: the same key gives the same links.")
+    elif renewed:
+        said = _("New secret: every link given out before no longer works. Kept in {path}")
+    elif made:
+        said = _("New secret, kept in {path}: these links work after a restart.")
+    else:
+        said = _("The links given out before still work (secret kept in {path}).")
+    print(said.format(path=path), flush=True)
+
+
 def serve(
     db: str | None,
     session: str | None,
@@ -114,6 +139,7 @@ def serve(
     key: str | None,
     host: str | None = None,
     rule_files: Sequence[str] = (),
+    new_secret: bool = False,
 ) -> None:
     import uvicorn
 
@@ -123,9 +149,11 @@ def serve(
 
     # Read now, before anything listens: a bad file is one Error: line, not a broken form.
     house = calls.house_rules(rule_files)
-    key = key or secrets.token_urlsafe(16)
-    if len(key) < 8:
+    if key is not None and len(key) < 8:
         raise NapError(_("--key must be at least 8 characters: it is all that guards the ledger"))
+    if key is not None and new_secret:
+        raise NapError(_("--new-secret makes a secret: it cannot be used with --key"))
+    kept_at = Database(db).secret_path  # nothing opened: only where the ledger is
     try:
         with Database(db) as database:
             sid: int | None = calls.session_id(database, session)
@@ -133,6 +161,10 @@ def serve(
         if session is not None:
             raise
         sid = None  # no session yet: the links open the list of sessions
+    if key is None:
+        key, made = keep_secret(kept_at, new_secret)
+    else:
+        made = None
     if host is not None:  # the address the person named: listened on and printed as it is
         try:
             shown, lan = host, not ipaddress.ip_address(host).is_loopback
@@ -145,6 +177,7 @@ def serve(
         shown = lan_address() if lan else "127.0.0.1"
     sock = listen(host, port)
     viewers, keeper, organiser = links(f"http://{shown}:{sock.getsockname()[1]}", sid, key)
+    secret_said(made, kept_at, new_secret)
     announce(viewers, keeper, organiser, lan, list(house))
     # Only our own names are answered: a site rebinding its name to this address (DNS
     # rebinding) cannot read the pages through the visitor's browser.

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import signal
+import stat
 import socket
 import subprocess
 import sys
 import time
+from pathlib import Path
 from urllib.parse import quote
 
 import httpx2
 import pytest
 
-from napledger.web.keys import organiser_key, session_key
+from napledger.store.db import resolve_url, secret_path
+from napledger.web.keys import kept_secret, organiser_key, session_key
 from napledger.web.serve import announce, links
 
 
@@ -72,6 +75,67 @@ def test_a_random_secret_is_made_when_none_is_given(nap):
         server.communicate(timeout=15)
 
 
+def stopped(server: subprocess.Popen[str]) -> str:
+    server.send_signal(signal.SIGINT)
+    _, err = server.communicate(timeout=15)
+    return err
+
+
+def key_of(link: str) -> str:
+    return link.rsplit("key=", 1)[1]
+
+
+def same_port(before: dict[str, str], now: dict[str, str]) -> str:
+    """The keeper's link given out before, at the port this start listens on (each start
+    here takes a free one)."""
+    return now["Viewers"] + "/keep?key=" + key_of(before["Scorekeeper"])
+
+
+def test_the_secret_is_kept_with_the_ledger_so_links_survive_a_restart(nap):
+    """Started without --key, the second start finds the first's secret; --new-secret
+    makes another, and every link given out before is refused from then on."""
+    nap("new fri --players Ann,Ben,Cat")
+    kept = secret_path(resolve_url(None))
+    server, first = start()
+    stopped(server)
+    assert first["New"]  # "New secret, kept in …: these links work after a restart."
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o600  # its owner's only
+    server, again = start()
+    try:
+        assert key_of(again["Scorekeeper"]) == key_of(first["Scorekeeper"])
+        assert key_of(again["Organiser"]) == key_of(first["Organiser"])
+        assert "The" in again  # "The links given out before still work (…)"
+        assert httpx2.get(same_port(first, again), timeout=10).status_code == 200
+    finally:
+        stopped(server)
+    server, renewed = start("--new-secret")
+    try:
+        assert key_of(renewed["Scorekeeper"]) != key_of(first["Scorekeeper"])
+        assert httpx2.get(renewed["Scorekeeper"], timeout=10).status_code == 200
+        assert httpx2.get(same_port(first, renewed), timeout=10).status_code == 403
+    finally:
+        stopped(server)
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o600
+
+
+def test_a_kept_secret_others_could_read_is_made_private(tmp_path):
+    path = tmp_path / "napledger.db.secret"
+    secret, made = kept_secret(path)
+    assert made and len(secret) >= 16
+    path.chmod(0o644)
+    assert kept_secret(path) == (secret, False)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+def test_a_server_database_keeps_its_secret_in_the_user_data_folder():
+    here = secret_path("postgresql://ann:hunter2@db.example/friday")
+    assert here.name.endswith(".secret") and "hunter2" not in str(here)
+    # the password is no part of which ledger it is; another database is another secret
+    assert here == secret_path("postgresql://ann:changed@db.example/friday")
+    assert here != secret_path("postgresql://ann:hunter2@db.example/saturday")
+    assert secret_path("sqlite:////srv/nap/club.db") == Path("/srv/nap/club.db.secret")
+
+
 def test_without_a_session_the_links_open_the_list(nap):
     server, printed = start()
     try:
@@ -89,6 +153,7 @@ def test_without_a_session_the_links_open_the_list(nap):
     [
         (["--key", "short"], "Error: --key must be at least 8 characters"),
         (["--session", "nosuch"], "Error: no session 'nosuch'"),
+        (["--key", "our-table-secret", "--new-secret"], "Error: --new-secret makes a secret"),
     ],
 )
 def test_a_bad_start_is_one_error_line(nap, args, message):
