@@ -40,6 +40,7 @@ from napledger.store.api import Database
 from napledger.store.kept import KeptHistory
 from napledger.store.watch import changes
 from napledger.web import calls
+from napledger.web.questions import questions
 from napledger.web.chart import running_chart
 from napledger.web.deal_form import (
     Count,
@@ -140,6 +141,7 @@ def create_app(
         words._, words.ngettext, newstyle=True, pgettext=words.pgettext
     )
     env.globals["language"] = words.language
+    env.globals["questions"] = questions  # what Undo, Pass, Leave and Void ask first
     env.filters["signed"] = signed
     env.filters.update(calls.FILTERS)  # how the read model's numbers are written
     templates = Jinja2Templates(env=env)

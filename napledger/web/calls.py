@@ -25,6 +25,7 @@ from napledger.store.messages import amended, joins, leaves, recorded, voided
 
 if TYPE_CHECKING:
     from napledger.core.rules import Rules
+    from napledger.core.rules.fields import SettingField
     from napledger.store.kept import KeptHistory
     from napledger.store.views import History, Scoreboard, Settlement, Standing
 
@@ -141,6 +142,8 @@ class SessionItem:
     closed: bool
     current: bool
     next_dealer: str | None = None  # None once closed
+    game: str = ""  # what a new session may carry its pot from: the same game
+    currency: str = ""  # and the same currency
 
 
 # --- reading ----------------------------------------------------------------------
@@ -162,6 +165,8 @@ def session_item(t: Scoreboard, current: int | None) -> SessionItem:
         closed=t.session.closed,
         current=t.session.id == current,
         next_dealer=t.next_dealer,
+        game=t.rules.name,
+        currency=t.session.currency,
     )
 
 
@@ -386,19 +391,13 @@ def leave(database: Database, session: int, player: str) -> str:
 
 
 @dataclass(frozen=True)
-class Setting:
-    key: str
-    value: str  # as `--rule KEY=VALUE` would take it: on, off, a number or a word
-
-
-@dataclass(frozen=True)
 class Game:
     """A preset or a house-rule file serve was given, with the settings it has (those it
     lacks are not offered)."""
 
     name: str
     title: str
-    settings: tuple[Setting, ...]
+    settings: tuple[SettingField, ...]  # each with its kind, range and the game's value
     house: bool = False  # from a rule file, not a preset
 
 
@@ -423,22 +422,17 @@ def house_rules(paths: Sequence[str]) -> dict[str, Rules]:
 
 def games(house: Mapping[str, Rules] | None = None) -> list[Game]:
     from napledger.core.rules import list_presets, load_preset
-    from napledger.core.rules.load import rules_to_dict, setting_text
+    from napledger.core.rules.fields import setting_fields
 
     every = [(load_preset(name), False) for name in list_presets()]
     every += [(rules, True) for rules in (house or {}).values()]
     found = []
     for rules, from_file in every:
-        settings = rules_to_dict(rules)["settings"]
         found.append(
             Game(
                 name=rules.name,
                 title=rule_text(rules.title),
-                settings=tuple(
-                    Setting(key, setting_text(value))
-                    for key, value in sorted(settings.items())
-                    if rules.why_absent(key) is None
-                ),
+                settings=setting_fields(rules),
                 house=from_file,
             )
         )

@@ -83,6 +83,9 @@ class DealForm:
         self.extras = extras
         self.bid = bid
         self.by = by
+        # The page posts one result: made, failed, or the tricks taken (a number).
+        if result is not None and result.strip().isdigit() and not (tricks or "").strip():
+            result, tricks = None, result.strip()
         self.result = result
         self.tricks = tricks
         self.revoke = revoke

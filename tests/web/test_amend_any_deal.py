@@ -39,7 +39,7 @@ def test_an_earlier_deal_is_picked_from_the_list_and_its_form_comes_filled_in(cl
     assert "Amending deal <b>1</b>" in form
     assert hidden(form) == {"number": "1", "revision": "1", "full": "1"}
     assert checked(form, "bid") == ["three"] and checked(form, "by") == ["Ben"]
-    assert checked(form, "tricks") == ["2"] and checked(form, "peep") == ["Cat"]
+    assert checked(form, "result") == ["2"] and checked(form, "peep") == ["Cat"]
     assert re.search(
         r'value="Dan"><span>Dan</span><input type="number" name="buy"[^>]*value="2"', form
     )

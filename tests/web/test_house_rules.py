@@ -44,7 +44,7 @@ def test_the_form_lists_every_preset_and_the_files_serve_was_given(tmp_path: Pat
         assert offered[: len(list_presets()) + 1] == [*list_presets(), "pub"]
         assert "The Crown&#39;s Nap · house rules" in page
         chosen = client.get("/new", params={"key": ORGANISER, "game": "pub"}).text
-        assert 'name="rule.peep_fee" maxlength="20" value="2"' in chosen
+        assert re.search(r'type="number" name="rule.peep_fee" min="0" [^>]*value="2"', chosen)
         answer = client.post(
             "/new",
             data={"key": ORGANISER, "game": "pub", "name": "crown", "players": "Ann\nBen\nCat"}
