@@ -40,7 +40,6 @@ from napledger.store.api import Database
 from napledger.store.kept import KeptHistory
 from napledger.store.watch import changes
 from napledger.web import calls
-from napledger.web.questions import questions
 from napledger.web.chart import running_chart
 from napledger.web.deal_form import (
     Count,
@@ -59,6 +58,7 @@ from napledger.web.deal_form import (
 from napledger.web.forms_only import FormsOnly
 from napledger.web.keys import TooManyTries, WrongKeys, derive, organiser_key, session_key
 from napledger.web.live import Hub, Revisions, Rows, Watch
+from napledger.web.questions import questions
 from napledger.web.speech import Speaking
 
 # Starlette's own refusals, translated where shown (`http_error`).

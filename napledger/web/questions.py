@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from napledger.core.words import _
 from napledger.web.calls import Amending, Board
 
+
 @dataclass(frozen=True)
 class Questions:
     undo: str  # voids the last deal
@@ -19,9 +20,7 @@ class Questions:
 
 def questions(board: Board, fixing: Amending | None = None) -> Questions:
     last = board.deals[0] if board.deals else None
-    undo = (
-        _("Void deal {label}: {text}?").format(label=last.label, text=last.text) if last else ""
-    )
+    undo = _("Void deal {label}: {text}?").format(label=last.label, text=last.text) if last else ""
     void = (
         _("Void deal {label}: {text}?").format(label=fixing.label, text=fixing.text)
         if fixing

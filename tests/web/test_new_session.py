@@ -110,7 +110,9 @@ def test_the_organiser_starts_the_very_first_session_and_carries_a_pot(client, n
     nap("hand 3 --by Ann --tricks 3 --peep Ben --peep Cat")  # two peeps: 2 chips in the pot
     nap("close --pot carry --yes")
     form = client.get("/new", params={"key": ORGANISER}).text
-    assert re.search(r'<option value="fri" data-game="classic" data-currency="[^"]*">fri</option>', form)
+    assert re.search(
+        r'<option value="fri" data-game="classic" data-currency="[^"]*">fri</option>', form
+    )
     answer = start(client, name="sat", players="Ann, Ben, Cat", carry_from="fri")
     assert answer.status_code == 200, answer.text
     assert "The pot opens with 2 chips carried over." in answer.text

@@ -55,7 +55,7 @@ def descriptions() -> dict[str, str]:
 
 
 def players_or_off(low: int) -> tuple[tuple[str, str], ...]:
-    return (("off", _("off")),) + tuple((str(n), str(n)) for n in range(low, MOST_SEATED + 1))
+    return (("off", _("off")), *((str(n), str(n)) for n in range(low, MOST_SEATED + 1)))
 
 
 def setting_fields(rules: Rules) -> tuple[SettingField, ...]:
