@@ -85,7 +85,8 @@ class DealForm:
         self.by = by
         # The page posts one result: made, failed, or the tricks taken (a number).
         if result is not None and result.strip().isdigit() and not (tricks or "").strip():
-            result, tricks = None, result.strip()
+            tricks = result.strip()
+            result = None
         self.result = result
         self.tricks = tricks
         self.revoke = revoke
