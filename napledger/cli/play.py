@@ -5,7 +5,10 @@ prints, fails and commits exactly as that command would; only the engine is kept
 (No `from __future__ import annotations`: Typer would eval the command's annotations.)
 """
 
+import re
+import shutil
 import sys
+import textwrap
 from typing import TYPE_CHECKING
 
 import typer
@@ -33,6 +36,32 @@ A command word always wins (`nap pass 5` is Pass's nap); a line that reads as tw
 different deals is refused: write it as `hand BID --by PLAYER ...`.
 Commands: {commands}.
 quit, exit or Ctrl-D leave; Ctrl-C abandons the line. Every deal is saved as it is typed.""")
+
+
+HELP_WIDTH = 80  # the help is read in a terminal: never wider, narrower where it is
+
+
+def fitted(text: str, width: int) -> str:
+    """Each line wrapped between words to `width`: a table row's continuation under its
+    example column, any other line's indented two spaces (no line is cut mid-word). A
+    sentence the source broke over two lines is one paragraph again first."""
+    paragraphs: list[str] = []
+    for line in text.splitlines():
+        previous = paragraphs[-1] if paragraphs else ""
+        if previous[:1].isalpha() and line[:1].isalpha() and not previous.endswith((".", ":")):
+            paragraphs[-1] += " " + line
+        else:
+            paragraphs.append(line)
+    lines = []
+    for line in paragraphs:
+        row = re.match(r"(\s*\S.*?\s{2,})\S", line)
+        indent = " " * len(row.group(1)) if row else "  "
+        if len(indent) > width // 2:
+            indent = "  "
+        lines += textwrap.wrap(
+            line, width, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False
+        ) or [""]
+    return "\n".join(lines)
 
 
 def load_view(ctx: typer.Context, session: str | None) -> "TableView":
@@ -149,7 +178,8 @@ class Loop:
         if argv[0] in LEAVE:
             return False
         if argv[0] == "help":
-            print(_(HELP).format(commands=", ".join(sorted(self.group.commands))))
+            said = _(HELP).format(commands=", ".join(sorted(self.group.commands)))
+            print(fitted(said, min(HELP_WIDTH, shutil.get_terminal_size().columns)))
             return True
         if argv[0] == "play":
             print(error_line(_("already playing; type a command or a deal")), file=sys.stderr)

@@ -4,6 +4,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from napledger.cli.play import HELP, fitted
+from napledger.core.words import _, speaking
+
 EVENING = """\
 nap ann 5
 3 ben made
@@ -229,3 +234,19 @@ def test_a_deal_in_play_is_one_transaction_whatever_the_length_of_the_evening(na
     assert many["transactions"] - few["transactions"] == 10
     assert later == many
     assert nap.json("table --json")["hands"] == 75
+
+
+def test_the_help_inside_play_fits_80_columns_without_cutting_a_word(nap):
+    start(nap)
+    shown = nap("play", input="help\n").stdout
+    assert max(len(line) for line in shown.splitlines()) <= 80
+    assert "ania trzy ugrała" in " ".join(shown.split())  # wrapped between words only
+
+
+@pytest.mark.parametrize("lang", ["ru", "pl"])
+def test_the_help_fits_in_every_language(lang):
+    with speaking(lang):
+        said = _(HELP).format(commands="amend, close, export, hand, hands, join, leave, new")
+    shown = fitted(said, 80)
+    assert max(len(line) for line in shown.splitlines()) <= 80
+    assert shown.split() == said.split()  # every word whole, none lost
