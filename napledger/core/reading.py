@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from napledger.core.numbers import signed
 from napledger.core.seating import RosterChange
-from napledger.core.words import NC_, _, pgettext
+from napledger.core.words import NC_, _, ngettext, pgettext
 
 # The timeline's rows for the pot coming in and going out, where a deal's label would be
 # (the terminal's `hands`, the workbook's Deals): NC_, to be said with `pot_row_label`.
@@ -36,6 +36,17 @@ def step_number(label: str) -> str:
     """A step of the running balances as a chart's axis names it: the deal's number (3,
     not 3.2 once amended: the axis counts deals), or `close`."""
     return label.partition(".")[0]
+
+
+def deals_said(played: int, voided: int = 0) -> str:
+    """How many deals a session has, said the same by the terminal, the page and the
+    workbook: the deals played, the voided ones apart ("13 deals, 1 voided" after deal
+    14), so the count never seems to disagree with the deal numbers."""
+    said = ngettext("{n} deal", "{n} deals", played).format(n=played)
+    if not voided:
+        return said
+    apart = ngettext("{n} voided", "{n} voided", voided).format(n=voided)
+    return _("{deals}, {voided}").format(deals=said, voided=apart)
 
 
 def by_chips(players: Sequence[str], chips: Mapping[str, int]) -> list[str]:

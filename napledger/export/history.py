@@ -99,6 +99,7 @@ class PotFlow:
 @dataclass
 class History:
     live_deals: list[int] = field(default_factory=list)  # per session, in order
+    voided: list[int] = field(default_factory=list)  # deal numbers voided, per session
     pots: list[PotFlow] = field(default_factory=list)  # per session, in order
     # Each player's last running total on Deals, per session: what Summary must show.
     last_totals: list[dict[str, int]] = field(default_factory=list)
@@ -188,6 +189,7 @@ def write_history(
         )
         writer.write(tick)
         history.live_deals.append(writer.live)
+        history.voided.append(len(writer.voided - writer.live_numbers))
         history.pots.append(writer.pot_flow())
         history.last_totals.append(writer.totals)
     tick.flush()
@@ -224,6 +226,8 @@ class _SessionWriter:
         self.transfers = _Transfers(session, ledger, self.fmt)
         self.totals = dict.fromkeys(session.players, 0)
         self.live = 0
+        self.live_numbers: set[int] = set()  # an amended deal's replaced versions are not
+        self.voided: set[int] = set()  # voided, though their number is no longer live
         self.paid_in = self.taken = 0
         self.pot = session.opening_pot
 
@@ -242,6 +246,10 @@ class _SessionWriter:
             while changes and changes[0].from_deal <= deal.number:
                 self._roster_row(changes.pop(0))
             live = deal.status == "live"
+            if live:
+                self.live_numbers.add(deal.number)
+            elif deal.status == "voided":
+                self.voided.add(deal.number)
             if live and not started:
                 # Everyone at the first deal starts level: each of their lines starts at zero.
                 self._balance_row(0, _seated(session, deal))

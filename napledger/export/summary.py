@@ -14,7 +14,7 @@ from decimal import Decimal
 from openpyxl.utils import get_column_letter
 
 from napledger.core.ledger import POT, account_name
-from napledger.core.reading import shares_said
+from napledger.core.reading import deals_said, shares_said
 from napledger.core.rules.texts import bid_name, rule_text
 from napledger.core.words import N_, NC_, _, language, ngettext, pgettext
 from napledger.export.cells import (
@@ -97,7 +97,7 @@ def write_summary(
     if not sessions:
         sheet.line(_("No sessions to report."))
         return
-    sheet.line(_evening_line(sessions, live_deals))
+    sheet.line(_evening_line(sessions, live_deals, history.voided))
     parts = evening(sessions)
     for number, part in enumerate(parts, 1):
         _write_part(sheet, part, number if len(parts) > 1 else None)
@@ -105,24 +105,25 @@ def write_summary(
         sheet.line(
             _("An open session counts as if it closed now with the pot split, as settle does.")
         )
-    for number, (session, live, pot) in enumerate(
-        zip(sessions, live_deals, history.pots, strict=True), 1
+    for number, (session, live, voided, pot) in enumerate(
+        zip(sessions, live_deals, history.voided, history.pots, strict=True), 1
     ):
-        _write_session(sheet, session, live, pot, number)
+        _write_session(sheet, session, (live, voided), pot, number)
     _write_sessions_table(sheet, sessions, live_deals)
 
 
-def _evening_line(sessions: Sequence[SessionExport], live_deals: Sequence[int]) -> str:
+def _evening_line(
+    sessions: Sequence[SessionExport], live_deals: Sequence[int], voided: Sequence[int]
+) -> str:
     days = sorted({excel_datetime(s.created).date() for s in sessions})
     if len(days) == 1:
         when = _day(days[0])
     else:
         when = _("{first} to {last}").format(first=_day(days[0]), last=_day(days[-1]))
     count = len(sessions)
-    deals = sum(live_deals)
+    deals = deals_said(sum(live_deals), sum(voided))
     sessions_said = ngettext("{n} session", "{n} sessions", count).format(n=count)
-    deals_said = ngettext("{n} deal", "{n} deals", deals).format(n=deals)
-    return f"{when} · {sessions_said} · {deals_said}"
+    return f"{when} · {sessions_said} · {deals}"
 
 
 def _day(day: date) -> str:
@@ -210,8 +211,9 @@ def _check_row(sheet: Sheet, columns: Sequence[Column], first: int, fmt: str, si
 
 
 def _write_session(
-    sheet: Sheet, session: SessionExport, live: int, pot: PotFlow, number: int
+    sheet: Sheet, session: SessionExport, live: tuple[int, int], pot: PotFlow, number: int
 ) -> None:
+    """`live`: the deals played and the deal numbers voided."""
     fmt = money_format(session.currency, session.chip_value)
     signed = money_format(session.currency, session.chip_value, signed=True)
     value = session.chip_value
@@ -301,14 +303,14 @@ def _write_sessions_table(
     sheet.end_table()
 
 
-def _session_line(session: SessionExport, live: int) -> str:
+def _session_line(session: SessionExport, live: tuple[int, int]) -> str:
     chip = money_label(session.chip_value, session.currency, session.chip_value)
     started = _("started {when}").format(when=f"{excel_datetime(session.created):%Y-%m-%d %H:%M}")
     if session.closed:
         closed = _("closed {when}").format(when=f"{excel_datetime(session.closed):%Y-%m-%d %H:%M}")
     else:
         closed = _("open")
-    deals = ngettext("{n} deal", "{n} deals", live).format(n=live)
+    deals = deals_said(*live)
     chip_said = _("a chip is {money}").format(money=chip)
     return f"{rule_text(session.variant)} · {chip_said} · {started}, {closed} · {deals}"
 

@@ -392,6 +392,7 @@ class SessionStore:
             pot=state.pot,
             hands=state.hands,
             next_dealer=state.dealer,
+            voided=state.voided,
         )
 
     def next_number(self) -> int:

@@ -56,6 +56,7 @@ class Scoreboard:
     pot: int
     hands: int  # live deals
     next_dealer: str | None  # None once closed
+    voided: int = 0  # deal numbers voided: said apart from the deals played
 
     @property
     def chip_value(self) -> Decimal:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, TypeVar
 from napledger.core.ledger import POT, account_name
 from napledger.core.numbers import held, signed
 from napledger.core.options import DealOptions
-from napledger.core.reading import deal_label, step_number
+from napledger.core.reading import deal_label, deals_said, step_number
 from napledger.core.rules.scoring import describe
 from napledger.core.rules.texts import rule_text
 from napledger.core.words import _
@@ -94,6 +94,7 @@ class Board:
     players: tuple[Standing, ...]  # the board's lines, in its order
     pot: int
     hands: int
+    deals_said: str  # "13 deals, 1 voided": as the terminal and the workbook say it
     next_dealer: str | None
     deals: tuple[DealView, ...]  # the latest first
     # Each player's balance after each step (a deal or the close), None while away; then
@@ -139,6 +140,7 @@ class SessionItem:
     name: str
     title: str
     hands: int
+    deals_said: str  # "13 deals, 1 voided": as the terminal and the workbook say it
     closed: bool
     current: bool
     next_dealer: str | None = None  # None once closed
@@ -162,6 +164,7 @@ def session_item(t: Scoreboard, current: int | None) -> SessionItem:
         name=t.session.name,
         title=rule_text(t.rules.title),
         hands=t.hands,
+        deals_said=deals_said(t.hands, t.voided),
         closed=t.session.closed,
         current=t.session.id == current,
         next_dealer=t.next_dealer,
@@ -227,6 +230,7 @@ def board(
         players=t.standings,
         pot=t.pot,
         hands=t.hands,
+        deals_said=deals_said(t.hands, t.voided),
         next_dealer=t.next_dealer,
         deals=tuple(deals),
         series=chart_series(history, info.opening_pot),

@@ -43,3 +43,19 @@ def test_only_the_sessions_keeper_downloads_it(client, nap):
     assert client.get("/s/1/workbook").status_code == 403
     assert client.get("/s/1/workbook", params={"key": keeper_key(2)}).status_code == 403
     assert client.get("/s/2/workbook", params={"key": keeper_key(2)}).status_code == 200
+
+
+def test_the_page_the_terminal_and_the_workbook_count_deals_alike(client, nap):
+    """After deal 4 with deal 2 voided: 3 deals, 1 voided, wherever it is read."""
+    nap("new friday --players Ann,Ben,Cat")
+    nap("hand 3 --by Ann --made")
+    nap("hand nap --by Ben --failed")
+    nap("void 2")
+    nap("hand 3 --by Cat --made")
+    nap("hand 4 --by Ann --made")
+    said = "3 deals, 1 voided"
+    assert said in nap("table").stdout
+    assert f"· {said}</h2>" in client.get("/s/1").text
+    assert said in client.get("/").text  # the list of sessions
+    book = cells(client.get("/s/1/workbook", params={"key": KEY}).content)
+    assert any(said in str(cell) for row in book["Summary"] for cell in row)
