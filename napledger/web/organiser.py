@@ -6,7 +6,7 @@ from urllib.parse import urlencode
 
 from anyio import to_thread
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from napledger.core.errors import NapError
 from napledger.core.words import _
@@ -15,9 +15,17 @@ from napledger.web import calls
 from napledger.web.access import STARTING, Organiser, check_key, refuse_cross_site
 from napledger.web.keys import organiser_key, session_key
 from napledger.web.pages import one_line, page, qr
+from napledger.web.said import said_here, signature
 from napledger.web.site import DB, OnSite, on_site
 
 router = APIRouter()
+
+
+# What the form may carry back when the game is chosen again without scripts (or a
+# refusal is reloaded): its own fields, each as long as the form lets it be.
+CARRIED = {"name": 100, "players": 4000, "dealer": 100, "chip": 20, "currency": 10}
+CARRIED |= {"carry_from": 100}
+MOST_CARRIED = 64  # fields: the settings of any game are fewer
 
 
 @router.get("/new", response_class=HTMLResponse)
@@ -27,7 +35,14 @@ def new_form(
     key: Organiser,
     game: Annotated[str, Query(max_length=40)] = "classic",
 ) -> Response:
-    return starting(request, db, key, game)
+    """The form, with whatever it carried in its address kept (nothing typed is lost
+    when the game is chosen again)."""
+    typed = {}
+    for name, value in list(request.query_params.items())[:MOST_CARRIED]:
+        longest = CARRIED.get(name, 20 if name.startswith("rule.") else 0)
+        if longest and len(name) <= 60:
+            typed[name] = value[:longest]
+    return starting(request, db, key, game, typed)
 
 
 def starting(
@@ -89,13 +104,33 @@ async def new_session(request: Request, site: OnSite) -> Response:
         line = one_line(error)
         return await to_thread.run_sync(lambda: starting(request, db, key, game, typed, line))
     site.hub.written(done.id)  # the open lists of sessions show the new table now
+    # Answered with a redirect: reloading the page that shows the links asks for them
+    # again, it never sends the form a second time ("there is already a session …").
+    said = "\n".join(done.lines)
+    shown = {"key": key, "session": done.id, "said": said}
+    shown["sig"] = signature(site.secret, done.id, said)
+    return RedirectResponse("/new/started?" + urlencode(shown), status_code=303)
+
+
+@router.get("/new/started", response_class=HTMLResponse)
+def started(
+    request: Request,
+    site: OnSite,
+    key: Organiser,
+    session: Annotated[int, Query(ge=1, le=2**62)],
+    said: Annotated[str | None, Query(max_length=2000)] = None,
+    sig: Annotated[str | None, Query(max_length=100)] = None,
+) -> Response:
+    """The new session's links and QR codes, as often as the organiser asks; what `new`
+    said is shown only as this server signed it."""
     base = str(request.base_url).rstrip("/")
-    viewers = f"{base}/s/{done.id}"
-    keeper = f"{viewers}/keep?" + urlencode({"key": session_key(site.secret, done.id)})
+    viewers = f"{base}/s/{session}"
+    keeper = f"{viewers}/keep?" + urlencode({"key": session_key(site.secret, session)})
+    lines = said.split("\n") if said and said_here(site.secret, session, said, sig) else []
     return page(
         request,
         "started.html",
         key=key,
-        lines=done.lines,
+        lines=lines,
         links=[(_("Viewers"), viewers, qr(viewers)), (_("Scorekeeper"), keeper, qr(keeper))],
     )

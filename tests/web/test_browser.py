@@ -53,6 +53,16 @@ def page(browser) -> Iterator[object]:
     context.close()
 
 
+def confirmed(page, button: str) -> str:
+    """Taps `button`, reads the question it asks on the page, and answers it with the same
+    button; returns the question."""
+    page.get_by_role("button", name=button).first.click()
+    asked = page.locator(".ask").inner_text()
+    with page.expect_navigation():
+        page.locator(".ask").get_by_role("button", name=button).click()
+    return asked.splitlines()[0]
+
+
 def shot(page, name: str, tmp_path: Path) -> None:
     page.screenshot(path=str(tmp_path / f"{name}.png"), full_page=True)
 
@@ -153,8 +163,7 @@ def test_a_deal_entered_on_the_scorekeepers_page_is_in_hands_json(
     page.wait_for_selector(".said")
     assert page.locator(".said").inner_text() == "Deal 5 amended (now 5.2)."
     assert nap.json("hands --json")[-1]["outcome"] == "failed"
-    with page.expect_navigation():
-        page.get_by_role("button", name="Undo deal 5").click()
+    confirmed(page, "Undo deal 5")
     page.wait_for_selector(".said")
     assert nap.json("table --json")["hands"] == 4
     assert page.problems == []

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from tests.web import test_browser as shared
 from tests.web.conftest import HOSTILE
-from tests.web.test_browser import LIVE, refused
+from tests.web.test_browser import LIVE, confirmed, refused
 
 # The browser tests' own fixtures: Chromium at a phone's size and their evening of deals.
 page, evening = shared.page, shared.evening
@@ -86,8 +86,7 @@ def test_a_tap_on_controls_drawn_before_a_terminal_deal_is_refused(page, live_se
         "Error: deal 5 was recorded meanwhile; nothing changed"
     )
     assert nap.json("hands --json") == before
-    with page.expect_navigation():
-        page.get_by_role("button", name="Undo deal 5").click()  # the page drawn again
+    confirmed(page, "Undo deal 5")  # the page drawn again
     assert page.locator(".said").inner_text() == "Deal 5 voided."
     refused(page, 400)
     page.problems = [p for p in page.problems if "ERR_FAILED" not in p]

@@ -116,10 +116,10 @@ def test_a_whole_russian_evening_from_a_phone(phone, live_server, nap, tmp_path)
     steps = Steps(page, tmp_path / "shots")
     # --- Start it from the organiser's link --------------------------------------------
     page.goto(f"{live_server.url}/?key={organiser_key(SECRET)}")
-    with page.expect_navigation():  # loaded, its script too: choosing a game submits
+    with page.expect_navigation():  # loaded, its script too: choosing a game swaps settings
         page.get_by_role("link", name="Start a new session").click()
-    with page.expect_navigation():
-        page.get_by_label("Game").select_option("russian")  # the russian settings come
+    page.get_by_label("Game").select_option("russian")  # the russian settings come
+    page.wait_for_selector("#new[data-game=russian]", state="attached")
     page.get_by_label("Name").click()
     page.keyboard.type("пятница")
     page.get_by_label("Players, one a line, in seat order").click()
@@ -166,8 +166,7 @@ def test_a_whole_russian_evening_from_a_phone(phone, live_server, nap, tmp_path)
     assert said.startswith("Deal 4 recorded: ")
     said = record(page, ("Bid", "napoleon"), ("Bidder", "Гена"), ("Result", "failed"))
     assert said.startswith("Deal 5 recorded: ")  # a failed napoleon: doubles the box
-    with page.expect_navigation():
-        page.get_by_role("button", name="Pass (nobody bid)").click()
+    shared.confirmed(page, "Pass (nobody bid)")
     assert page.locator(".said").inner_text().startswith("Deal 6 recorded")
     said = record(page, ("Bid", "three"), ("Bidder", "Оля"), ("or tricks taken", "4"))
     assert said.startswith("Deal 7 recorded: ")
@@ -180,7 +179,7 @@ def test_a_whole_russian_evening_from_a_phone(phone, live_server, nap, tmp_path)
 
     # --- Amend an earlier deal, picked from the list ------------------------------------
     with page.expect_navigation():
-        page.locator("#fix").get_by_role("button", name="3", exact=True).click()
+        page.locator('#fix button[value="3"]').click()
     third = next(d for d in nap.json("hands --json") if d["number"] == 3)
     assert page.locator("#upcoming").inner_text() == f"Amending deal 3 · {third['dealer']} dealt"
     assert page.locator('#deal input[name="result"][value="failed"]').is_checked()

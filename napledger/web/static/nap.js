@@ -23,15 +23,47 @@
     delete input.dataset.was;
   });
 
-  // Undo, Pass, Leave and Void ask once, naming what they will do; the server wrote
-  // each question (data-ask) from the board this page shows.
+  // Undo, Pass, Leave and Void ask once, on the page, naming what they will do: the
+  // server wrote each question (data-ask) from the board this page shows. The answer is
+  // the same button again (or Cancel), where the thumb already is.
   document.addEventListener("submit", function (event) {
     var form = event.target;
-    var ask = (event.submitter && event.submitter.dataset.ask) || form.dataset.ask;
+    var button = event.submitter;
+    var ask = (button && button.dataset.ask) || form.dataset.ask;
     if (!ask) return;
+    if (form.dataset.asked === "yes") {
+      delete form.dataset.asked;
+      return;
+    }
+    event.preventDefault();
     var who = form.querySelector('select[name="player"]');
     if (who) ask = ask.replace("{player}", who.value);
-    if (!window.confirm(ask)) event.preventDefault();
+    var before = document.querySelector(".ask");
+    if (before) before.remove();
+    var box = document.createElement("div");
+    box.className = "ask";
+    box.setAttribute("role", "alertdialog");
+    var question = document.createElement("p");
+    question.textContent = ask;
+    var yes = document.createElement("button");
+    yes.type = "button";
+    yes.className = "warn";
+    yes.textContent = button ? button.textContent : ask;
+    var no = document.createElement("button");
+    no.type = "button";
+    var controls = document.getElementById("controls");
+    no.textContent = (controls && controls.dataset.cancel) || "Cancel";
+    yes.addEventListener("click", function () {
+      box.remove();
+      form.dataset.asked = "yes";
+      form.requestSubmit(button || undefined);
+    });
+    no.addEventListener("click", function () {
+      box.remove();
+    });
+    box.append(question, yes, no);
+    (form.closest(".actions") || form).after(box);
+    no.focus();
   });
 
   var url = body.dataset.events;

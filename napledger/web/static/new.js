@@ -51,6 +51,11 @@
       if (other && option.selected) carry.value = "";
     });
   }
+  // A refusal answers at the address the form was posted to: the address bar shows the
+  // form with everything typed instead, so a reload never sends it again.
+  if (document.querySelector("main > .error") && window.history) {
+    history.replaceState(null, "", "/new?" + new URLSearchParams(new FormData(form)));
+  }
   players.addEventListener("input", offerDealers);
   currency.addEventListener("input", offerCarry);
   offerDealers();
