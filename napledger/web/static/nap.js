@@ -188,9 +188,17 @@
     }
     return line;
   }
+  function said(line, text, tapped) {
+    var taps = document.createElement("span");
+    taps.className = "taps";
+    taps.textContent = tapped; // what was tapped, on a line of its own
+    line.replaceChildren(text, taps);
+  }
   function showWaiting(kept) {
     var line = waitingLine();
-    if (line) line.textContent = kept.said + " " + kept.tapped;
+    if (!line) return;
+    said(line, kept.said, kept.tapped);
+    line.scrollIntoView({ block: "center" });
   }
   var sending = false;
   function sendWaiting() {
@@ -219,7 +227,8 @@
           if (!line) return;
           line.className = "error";
           line.setAttribute("role", "alert");
-          line.textContent = (why ? why.textContent : answer.status) + " " + kept.tapped;
+          said(line, why ? why.textContent : String(answer.status), kept.tapped);
+          line.scrollIntoView({ block: "center" });
         });
       })
       .catch(function () {}) // still away: the next time the stream opens, it goes
@@ -233,6 +242,8 @@
     if (!store || (event.submitter && event.submitter.hasAttribute("formaction"))) return;
     if (!/\/hand$/.test(form.getAttribute("action"))) return;
     event.preventDefault();
+    var before = JSON.parse(store.getItem(waitingKey()) || "null");
+    if (before) return showWaiting(before); // one deal waits at a time: it goes first
     var tapped = [];
     form.querySelectorAll("input:checked + span").forEach(function (span) {
       tapped.push(span.textContent);
