@@ -117,11 +117,12 @@ def weight(base: str) -> None:
     print("page weight (bytes, uncompressed)")
     assets = ["/static/nap.css", "/static/nap.js", "/static/icon.svg"]
     sizes = {a: len(httpx2.get(base + a, timeout=10).content) for a in assets}
-    for label, path in (
-        ("viewers", "/s/1"),
-        ("scorekeeper", f"/s/1/keep?key={session_key(KEY, 1)}"),
+    keeper_only = len(httpx2.get(base + "/static/keep.js", timeout=10).content)
+    for label, path, own in (
+        ("viewers", "/s/1", 0),
+        ("scorekeeper", f"/s/1/keep?key={session_key(KEY, 1)}", keeper_only),
     ):
-        html = len(httpx2.get(base + path, timeout=10).content)
+        html = len(httpx2.get(base + path, timeout=10).content) + own  # keep.js: keeper's
         total = html + sum(sizes.values())
         verdict = "ok" if total < 60_000 else "OVER 60 KB"
         print(
