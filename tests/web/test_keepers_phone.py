@@ -269,6 +269,14 @@ def test_a_new_scorekeeper_meets_no_trap(phone, serve, nap, tmp_path):
     assert "· 3 deals, 1 voided" in nap("table").stdout
     assert "· 3 deals, 1 voided</h2>" in page.content()
 
+    # A correction opens with its result chosen: a trick count replaces it, and goes.
+    page.goto(keeper + "&amend=2")
+    assert chosen(page, "result") == ["failed"]
+    tap(page, "or tricks taken", "3")
+    assert chosen(page, "result") == ["3"]
+    tap(page, "or tricks taken", "3")
+    assert chosen(page, "result") == []
+
     shared.refused(page, 400)
     page.problems = [p for p in page.problems if "ERR_" not in p]
     assert page.problems == []

@@ -120,3 +120,40 @@ def test_the_organiser_starts_the_very_first_session_and_carries_a_pot(client, n
         nap.json("table --json --session sat")["pot"]
         == nap.json("table --json --session fri")["pot"]
     )
+
+
+def test_choosing_the_game_without_scripts_keeps_what_was_typed(client):
+    """ "Choose" sends the whole form to GET /new: it comes back with the other game's
+    settings and everything typed (a bounded number of fields, each cut to its length)."""
+    typed = {"name": "friday", "players": "Ann\nBen\nCat", "dealer": "Ben", "currency": "GBP"}
+    page = client.get(
+        "/new",
+        params={"key": ORGANISER, "game": "russian", **typed, "rule.pool": "on"}
+        | {"evil": "x" * 50, "name2": "no"},
+    ).text
+    assert 'name="name" maxlength="100" required value="friday"' in page
+    assert ">Ann\nBen\nCat</textarea>" in page
+    assert '<option value="Ben" selected>Ben</option>' in page  # "Deals first": one typed
+    assert 'name="currency" maxlength="10" value="GBP"' in page
+    assert "evil" not in page and "name2" not in page
+
+
+def test_a_started_session_answers_with_a_redirect_its_page_reloads_as_it_is(client, nap):
+    answer = client.post(
+        "/new",
+        data={"key": ORGANISER, "name": "friday", "players": "Ann\nBen\nCat"},
+        follow_redirects=False,
+    )
+    assert answer.status_code == 303
+    started = answer.headers["location"]
+    assert started.startswith("/new/started?")
+    first, again = client.get(started), client.get(started)  # a reload
+    assert first.status_code == again.status_code == 200
+    assert first.text == again.text
+    assert "Session friday (#1) started" in first.text
+    assert f"/s/1/keep?key={keeper_key(1)}" in first.text
+    assert [s["name"] for s in nap.json("sessions --json")["sessions"]] == ["friday"]
+    # Only the server's own words are shown: a line put in the link is not.
+    forged = started.replace("said=Session", "said=Pay+Eve+Session")
+    assert "Pay Eve" not in client.get(forged).text
+    assert client.get(started.replace(ORGANISER, "guess")).status_code == 403
