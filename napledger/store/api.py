@@ -48,7 +48,6 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime
 from decimal import Decimal
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from napledger.core import expect
@@ -66,7 +65,6 @@ from napledger.store.db import (
     describe,
     make_engine,
     resolve_url,
-    secret_path,
     transaction,
 )
 from napledger.store.models import SessionRow
@@ -106,11 +104,6 @@ class Database:
         # Called with each writing transaction that went well, inside it, before it commits:
         # `play` reads what its prompt needs in the deal's own transaction.
         self.before_commit: list[Callable[[Transaction], None]] = []
-
-    @property
-    def secret_path(self) -> Path:
-        """Where `serve` keeps this ledger's secret, from which every link's key is made."""
-        return secret_path(self.url)
 
     def __enter__(self) -> Database:
         return self

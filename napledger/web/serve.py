@@ -144,6 +144,7 @@ def serve(
     import uvicorn
 
     from napledger.store.api import Database
+    from napledger.store.db import resolve_url, secret_path
     from napledger.web import calls
     from napledger.web.app import create_app
 
@@ -153,7 +154,7 @@ def serve(
         raise NapError(_("--key must be at least 8 characters: it is all that guards the ledger"))
     if key is not None and new_secret:
         raise NapError(_("--new-secret makes a secret: it cannot be used with --key"))
-    kept_at = Database(db).secret_path  # nothing opened: only where the ledger is
+    kept_at = secret_path(resolve_url(db))  # nothing opened: only where the ledger is
     try:
         with Database(db) as database:
             sid: int | None = calls.session_id(database, session)
