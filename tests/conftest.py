@@ -68,6 +68,8 @@ def db_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     path = tmp_path / "nap.db"
     monkeypatch.setenv("NAPLEDGER_DB", str(path))
     monkeypatch.setenv("NO_COLOR", "1")
+    # The user data folder (where serve keeps a PostgreSQL ledger's secret): the test's own.
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.setenv("COLUMNS", "120")
     monkeypatch.delenv("NAPLEDGER_DEBUG", raising=False)
     monkeypatch.delenv("NAPLEDGER_SESSION", raising=False)

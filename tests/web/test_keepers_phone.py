@@ -60,9 +60,7 @@ class Serve:
 
 
 @pytest.fixture
-def serve(monkeypatch, tmp_path):
-    # A ledger on PostgreSQL keeps its secret in the user data folder: this test's own.
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+def serve():
     server = Serve(free_port())
     yield server
     server.stop()
