@@ -57,7 +57,8 @@
       box.remove();
     });
     box.append(question, yes, no);
-    (form.closest(".actions") || form).after(box);
+    // Below the row of the button tapped, where the eye already is.
+    ((button && button.closest(".actions")) || form.closest(".actions") || form).after(box);
     no.focus();
   });
 
@@ -67,9 +68,9 @@
   // moved on meanwhile.
   var store = window.localStorage;
   function waitingKey() {
-    var form = document.getElementById("deal");
-    var action = form ? form.getAttribute("action") : location.pathname.replace(/\/keep$/, "/hand");
-    return "napledger waiting " + action;
+    // One a session, whichever of its forms is shown (a correction's, or none once closed).
+    var session = location.pathname.match(/^\/s\/\d+/);
+    return "napledger waiting " + (session ? session[0] : location.pathname);
   }
   function waitingLine() {
     var line = document.querySelector(".keep .waiting");
