@@ -19,7 +19,7 @@ from napledger.core.numbers import currency_sign, held, signed
 from napledger.core.reading import (
     CLOSE,
     OPEN,
-    deals_said,
+    deals_counted,
     pot_at_close,
     pot_carried_in,
     pot_row_label,
@@ -120,7 +120,7 @@ def scoreboard(t: Scoreboard, footer: bool = True, above: Sequence[str] = ()) ->
     """The scoreboard, below the lines `above` (markup): all in one print, as a deal in
     `play` prints, since each print asks the terminal its size again."""
     currency = t.session.currency
-    deals = deals_said(t.hands, t.voided)
+    deals = deals_counted(t.hands, t.voided)
     title = f"{t.session.name} · {rule_text(t.rules.title)} · {deals}"
     from napledger.cli.grid import Grid
 

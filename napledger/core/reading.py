@@ -38,7 +38,7 @@ def step_number(label: str) -> str:
     return label.partition(".")[0]
 
 
-def deals_said(played: int, voided: int = 0) -> str:
+def deals_counted(played: int, voided: int = 0) -> str:
     """How many deals a session has, said the same by the terminal, the page and the
     workbook: the deals played, the voided ones apart ("13 deals, 1 voided" after deal
     14), so the count never seems to disagree with the deal numbers."""

@@ -14,7 +14,7 @@ from decimal import Decimal
 from openpyxl.utils import get_column_letter
 
 from napledger.core.ledger import POT, account_name
-from napledger.core.reading import deals_said, shares_said
+from napledger.core.reading import deals_counted, shares_said
 from napledger.core.rules.texts import bid_name, rule_text
 from napledger.core.words import N_, NC_, _, language, ngettext, pgettext
 from napledger.export.cells import (
@@ -121,7 +121,7 @@ def _evening_line(
     else:
         when = _("{first} to {last}").format(first=_day(days[0]), last=_day(days[-1]))
     count = len(sessions)
-    deals = deals_said(sum(live_deals), sum(voided))
+    deals = deals_counted(sum(live_deals), sum(voided))
     sessions_said = ngettext("{n} session", "{n} sessions", count).format(n=count)
     return f"{when} · {sessions_said} · {deals}"
 
@@ -310,7 +310,7 @@ def _session_line(session: SessionExport, live: tuple[int, int]) -> str:
         closed = _("closed {when}").format(when=f"{excel_datetime(session.closed):%Y-%m-%d %H:%M}")
     else:
         closed = _("open")
-    deals = deals_said(*live)
+    deals = deals_counted(*live)
     chip_said = _("a chip is {money}").format(money=chip)
     return f"{rule_text(session.variant)} · {chip_said} · {started}, {closed} · {deals}"
 

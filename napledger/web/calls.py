@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, TypeVar
 from napledger.core.ledger import POT, account_name
 from napledger.core.numbers import held, signed
 from napledger.core.options import DealOptions
-from napledger.core.reading import deal_label, deals_said, step_number
+from napledger.core.reading import deal_label, deals_counted, step_number
 from napledger.core.rules.scoring import describe
 from napledger.core.rules.texts import rule_text
 from napledger.core.words import _
@@ -94,7 +94,7 @@ class Board:
     players: tuple[Standing, ...]  # the board's lines, in its order
     pot: int
     hands: int
-    deals_said: str  # "13 deals, 1 voided": as the terminal and the workbook say it
+    voided: int  # deal numbers voided: said apart from the deals played
     next_dealer: str | None
     deals: tuple[DealView, ...]  # the latest first
     # Each player's balance after each step (a deal or the close), None while away; then
@@ -111,6 +111,11 @@ class Board:
     last_deal: int | None
     last_revision: int | None  # the version of the last deal shown: what amend and undo expect
     next_number: int  # the number the next deal will take: what the form expects
+
+    @property
+    def hands_said(self) -> str:
+        """ "13 deals, 1 voided": as the terminal and the workbook say it."""
+        return deals_counted(self.hands, self.voided)
 
     @property
     def last_label(self) -> str:
@@ -140,12 +145,16 @@ class SessionItem:
     name: str
     title: str
     hands: int
-    deals_said: str  # "13 deals, 1 voided": as the terminal and the workbook say it
     closed: bool
     current: bool
     next_dealer: str | None = None  # None once closed
     game: str = ""  # what a new session may carry its pot from: the same game
     currency: str = ""  # and the same currency
+    voided: int = 0  # deal numbers voided: said apart from the deals played
+
+    @property
+    def hands_said(self) -> str:
+        return deals_counted(self.hands, self.voided)
 
 
 # --- reading ----------------------------------------------------------------------
@@ -164,12 +173,12 @@ def session_item(t: Scoreboard, current: int | None) -> SessionItem:
         name=t.session.name,
         title=rule_text(t.rules.title),
         hands=t.hands,
-        deals_said=deals_said(t.hands, t.voided),
         closed=t.session.closed,
         current=t.session.id == current,
         next_dealer=t.next_dealer,
         game=t.rules.name,
         currency=t.session.currency,
+        voided=t.voided,
     )
 
 
@@ -230,7 +239,7 @@ def board(
         players=t.standings,
         pot=t.pot,
         hands=t.hands,
-        deals_said=deals_said(t.hands, t.voided),
+        voided=t.voided,
         next_dealer=t.next_dealer,
         deals=tuple(deals),
         series=chart_series(history, info.opening_pot),
