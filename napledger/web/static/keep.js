@@ -121,6 +121,9 @@
           var why = drawn.content.querySelector(".keep > .error, .error");
           var line = waitingLine();
           if (!line) return;
+          document.querySelectorAll(".keep > .said").forEach(function (old) {
+            old.remove(); // it spoke of the board before this refusal
+          });
           line.className = "error";
           line.setAttribute("role", "alert");
           said(line, why ? why.textContent : String(answer.status), kept.tapped);
