@@ -278,3 +278,18 @@ def test_a_new_scorekeeper_meets_no_trap(phone, serve, nap, tmp_path):
     shared.refused(page, 400)
     page.problems = [p for p in page.problems if "ERR_" not in p]
     assert page.problems == []
+
+
+def test_the_phone_leaving_the_wifi_says_not_live_at_once_and_back(phone, live_server, nap):
+    nap("new friday --players Ann,Ben,Cat,Dan")
+    page = phone
+    page.goto(live_server.keeper(1))
+    page.wait_for_selector("body[data-live=yes]", state="attached")
+    page.context.set_offline(True)
+    page.wait_for_selector("body[data-live=no]", state="attached")
+    assert page.locator(".offline").bounding_box()["y"] < 60  # at the top of the screen
+    page.context.set_offline(False)
+    page.wait_for_selector("body[data-live=yes]", state="attached", timeout=BACK)
+    assert not page.locator(".offline").is_visible()
+    page.problems = [p for p in page.problems if "ERR_" not in p]
+    assert page.problems == []

@@ -13,35 +13,57 @@
   var board = document.getElementById("board");
   if (!url || !board || !window.EventSource) return;
   var join = url.indexOf("?") < 0 ? "?" : "&"; // the organiser's list carries its key
-  var source = new EventSource(url + join + "since=" + encodeURIComponent(body.dataset.since || ""));
+  var seen = body.dataset.since || ""; // the newest deal this page has: counted from
   var arrived = [];
-  source.onmessage = function (event) {
-    var data = JSON.parse(event.data);
-    board.innerHTML = data.html; // rendered and escaped by the server
-    arrived = arrived.concat(data.deals);
-    body.dataset.arrived = arrived.join(" ");
-    body.dataset.live = "yes";
-    refreshControls();
-  };
-  source.onerror = function () {
+  var source = null;
+  function connect() {
+    source = new EventSource(url + join + "since=" + encodeURIComponent(seen));
+    source.onmessage = function (event) {
+      var data = JSON.parse(event.data);
+      seen = event.lastEventId || seen;
+      board.innerHTML = data.html; // rendered and escaped by the server
+      arrived = arrived.concat(data.deals);
+      body.dataset.arrived = arrived.join(" ");
+      body.dataset.live = "yes";
+      refreshControls();
+    };
+    source.onerror = function () {
+      notLive();
+      // The browser retries by itself, unless the network was gone as it tried: then it
+      // gives up for good, and the page asks again itself (at once when back online).
+      if (source.readyState === EventSource.CLOSED) setTimeout(again, 3000);
+    };
+    source.onopen = function () {
+      // The server answers again: keep.js sends a deal tapped meanwhile.
+      document.dispatchEvent(new Event("napledger:open"));
+    };
+    // The server will never send this board again (its database file was moved, replaced
+    // or deleted): say why, as a write would, and stop reconnecting.
+    source.addEventListener("ended", function (event) {
+      source.close();
+      body.dataset.live = "ended";
+      var note = document.createElement("p");
+      note.className = "error ended";
+      note.setAttribute("role", "alert");
+      // "Error:" in the page's language, rendered by the server beside the address
+      note.textContent = (body.dataset.errorWord || "Error:") + " " + JSON.parse(event.data).message;
+      board.parentNode.insertBefore(note, board);
+    });
+  }
+  function again() {
+    if (source.readyState === EventSource.CLOSED && body.dataset.live !== "ended") connect();
+  }
+  function notLive() {
     if (body.dataset.live !== "ended") body.dataset.live = "no";
-  };
-  source.onopen = function () {
-    // The server answers again: keep.js sends a deal tapped meanwhile.
-    document.dispatchEvent(new Event("napledger:open"));
-  };
-  // The server will never send this board again (its database file was moved, replaced
-  // or deleted): say why, as a write would, and stop reconnecting.
-  source.addEventListener("ended", function (event) {
+  }
+  connect();
+  // The phone itself left the Wi-Fi: said at once, not when the stream times out; its
+  // stream is dropped (it cannot be trusted) and asked for again once back online.
+  window.addEventListener("offline", function () {
     source.close();
-    body.dataset.live = "ended";
-    var note = document.createElement("p");
-    note.className = "error ended";
-    note.setAttribute("role", "alert");
-    // "Error:" in the page's language, rendered by the server beside the address
-    note.textContent = (body.dataset.errorWord || "Error:") + " " + JSON.parse(event.data).message;
-    board.parentNode.insertBefore(note, board);
+    notLive();
   });
+  window.addEventListener("online", again);
 
   // The scorekeeper's controls follow the board too: after each change the server draws
   // them again (deal number, dealer, "Amend deal N", the numbers each form posts) and
