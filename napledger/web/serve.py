@@ -82,8 +82,15 @@ def links(base: str, session: int | None, secret: str) -> tuple[str, str | None,
 
 
 def announce(
-    viewers: str, keeper: str | None, organiser: str, lan: bool, house: Sequence[str] = ()
+    viewers: str,
+    keeper: str | None,
+    organiser: str,
+    lan: bool,
+    house: Sequence[str] = (),
+    kept: str | None = None,
 ) -> None:
+    """The links (the viewers' first: scripts read it from the first line), then
+    `kept`: which links these are, the ones given out before or new ones."""
     labels = {
         "viewers": _("Viewers (read-only):"),
         "keeper": _("Scorekeeper (secret):"),
@@ -103,6 +110,8 @@ def announce(
         # The table scans this rather than typing an address on a phone.
         print(_("Scan for the viewers' page:"))
         segno.make(viewers, error="m").terminal(out=sys.stdout, compact=True)
+    if kept is not None:
+        print(kept)
     print(_("Ctrl-C stops the server."), flush=True)
 
 
@@ -117,7 +126,7 @@ def keep_secret(path: Path, renew: bool) -> tuple[str, bool]:
         ) from None
 
 
-def secret_said(made: bool | None, path: Path, renewed: bool) -> None:
+def secret_said(made: bool | None, path: Path, renewed: bool) -> str:
     """Which links these are: the organiser must know whether the ones given out before
     still work (the QR code on the table, the keeper's phone)."""
     if made is None:
@@ -128,7 +137,7 @@ def secret_said(made: bool | None, path: Path, renewed: bool) -> None:
         said = _("New secret, kept in {path}: these links work after a restart.")
     else:
         said = _("The links given out before still work (secret kept in {path}).")
-    print(said.format(path=path), flush=True)
+    return said.format(path=path)
 
 
 def serve(
@@ -178,8 +187,7 @@ def serve(
         shown = lan_address() if lan else "127.0.0.1"
     sock = listen(host, port)
     viewers, keeper, organiser = links(f"http://{shown}:{sock.getsockname()[1]}", sid, key)
-    secret_said(made, kept_at, new_secret)
-    announce(viewers, keeper, organiser, lan, list(house))
+    announce(viewers, keeper, organiser, lan, list(house), secret_said(made, kept_at, new_secret))
     # Only our own names are answered: a site rebinding its name to this address (DNS
     # rebinding) cannot read the pages through the visitor's browser.
     app = create_app(db, key, hosts=("127.0.0.1", "localhost", shown), house=house)

@@ -47,7 +47,7 @@ class Serve:
             if line.startswith("Ctrl-C"):
                 return printed
             printed[line.split()[0]] = line.split()[-1]
-            printed.setdefault("said", line)
+            printed["said"] = line  # the last: which links these are
         raise AssertionError(self.process.communicate(timeout=15)[1])
 
     def stop(self) -> None:
