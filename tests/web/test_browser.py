@@ -36,19 +36,7 @@ def page(browser) -> Iterator[object]:
     tab.problems = []  # CSP violations, script errors, alerts: none may happen
     tab.on("console", lambda m: m.type == "error" and tab.problems.append(m.text + " @ " + tab.url))
     tab.on("pageerror", lambda e: tab.problems.append(str(e)))
-    tab.asked = []  # what Undo, Pass, Leave and Void asked first: each accepted
-    tab.refuse = False  # set to answer the next question "Cancel"
-
-    def dialog(d) -> None:
-        if d.type != "confirm":
-            tab.problems.append(f"dialog: {d.message}")
-            d.dismiss()
-            return
-        tab.asked.append(d.message)
-        d.dismiss() if tab.refuse else d.accept()
-        tab.refuse = False
-
-    tab.on("dialog", dialog)
+    tab.on("dialog", lambda d: (tab.problems.append(f"dialog: {d.message}"), d.dismiss()))
     yield tab
     context.close()
 
