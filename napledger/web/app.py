@@ -36,9 +36,9 @@ from napledger.core.errors import DealError, NapError
 from napledger.core.numbers import signed
 from napledger.core.rules import Rules
 from napledger.core.words import N_, _
-from napledger.store.api import Database
-from napledger.store.kept import KeptHistory
-from napledger.store.watch import changes
+from napledger.service.api import Database
+from napledger.service.kept import KeptHistory
+from napledger.service.watch import changes
 from napledger.web import calls
 from napledger.web.chart import running_chart
 from napledger.web.deal_form import (
