@@ -117,7 +117,7 @@ def serve(
 ) -> None:
     import uvicorn
 
-    from napledger.store.api import Database
+    from napledger.service.api import Database
     from napledger.web import calls
     from napledger.web.app import create_app
 

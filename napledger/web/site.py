@@ -14,8 +14,8 @@ from fastapi.templating import Jinja2Templates
 
 from napledger.core.errors import NapError
 from napledger.core.rules import Rules
-from napledger.store.api import Database
-from napledger.store.kept import KeptHistory
+from napledger.service.api import Database
+from napledger.service.kept import KeptHistory
 from napledger.web import calls
 from napledger.web.keys import WrongKeys
 from napledger.web.live import Hub

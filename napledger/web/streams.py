@@ -11,9 +11,9 @@ from fastapi.templating import Jinja2Templates
 
 from napledger.core import words
 from napledger.core.errors import NapError
-from napledger.store.api import Database
-from napledger.store.kept import KeptHistory
-from napledger.store.watch import changes
+from napledger.service.api import Database
+from napledger.service.kept import KeptHistory
+from napledger.service.watch import changes
 from napledger.web import calls
 from napledger.web.access import Organising
 from napledger.web.chart import running_chart

@@ -18,7 +18,7 @@ from napledger.core.errors import NapError, RuleError
 from napledger.core.options import DealOptions
 from napledger.core.rules import load_preset
 from napledger.core.rules.load import BOOL_SETTINGS, CHIP_SETTINGS, DEALER_PEEPS, with_overrides
-from napledger.store.api import Database, SessionAPI
+from napledger.service.api import Database, SessionAPI
 
 PRESETS = ("classic", "russian", "seven-card")
 PLAYERS = ["Ann", "Ben", "Cat", "Dan", "Eve"]

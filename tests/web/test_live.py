@@ -17,9 +17,9 @@ import pytest
 
 from napledger.core.options import DealOptions
 from napledger.core.rules import load_preset
-from napledger.store.api import Database
-from napledger.store.kept import KeptHistory
-from napledger.store.watch import Changes
+from napledger.service.api import Database
+from napledger.service.kept import KeptHistory
+from napledger.service.watch import Changes
 from napledger.web import calls, live, streams
 from napledger.web.calls import CHART_STEPS
 from napledger.web.chart import running_chart

@@ -225,7 +225,7 @@ class Transaction:
     def last_changes(self) -> dict[int, tuple[object, ...]]:
         """Every session's `last_change`, by id (a closed one's: when it closed): what
         the live list of sessions checks when it hears of a change."""
-        from napledger.store.watch import fingerprints
+        from napledger.service.watch import fingerprints
 
         return fingerprints(self.book.db)
 
@@ -276,7 +276,7 @@ class Transaction:
         return settlement([self.book.session(r) for r in self.book.find_many(refs)])
 
     def export_data(self, info: SessionInfo) -> SessionExport:
-        from napledger.store.exporting import session_export
+        from napledger.service.exporting import session_export
 
         return session_export(self.book.session(self.book.find(str(info.id))))
 
@@ -355,7 +355,7 @@ class SessionAPI:
     def last_change(self) -> tuple[object, ...]:
         """A cheap fingerprint that differs as soon as anything in the session changes,
         whoever changed it: what a live page checks when it hears of a change."""
-        from napledger.store.watch import fingerprint
+        from napledger.service.watch import fingerprint
 
         return fingerprint(self.book.db, self.info.id)
 
@@ -367,7 +367,7 @@ class SessionAPI:
 
     def deals_since(self, after_id: int) -> list[tuple[int, str]]:
         """Deal revisions recorded after the one with id `after_id`: (id, "N" or "N.2")."""
-        from napledger.store.watch import recorded_since
+        from napledger.service.watch import recorded_since
 
         return recorded_since(self.book.db, self.info.id, after_id)
 
