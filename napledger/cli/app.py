@@ -354,9 +354,11 @@ def table(ctx: typer.Context, session: SessionOpt = None, as_json: JsonOpt = Fal
     from napledger.service import documents
 
     with book(ctx, write=False) as tx:
-        t = tx.session(session).scoreboard()
-    if as_json:
-        emit_json(documents.table_json(t))
+        s = tx.session(session)
+        t = s.scoreboard()
+        document = documents.table_document(s) if as_json else None
+    if document is not None:
+        emit_json(document)
     else:
         render.scoreboard(t)
 
@@ -467,6 +469,18 @@ ExpectSeenOpt = Annotated[
         help=_(
             "Only if the deal is still the version shown (27, 27.2): done already is told "
             "again; changed since is refused."
+        ),
+    ),
+]
+ExpectSeatingOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--expect",
+        metavar="N",
+        parser=counted,
+        help=_(
+            "Only if the seating has changed N times so far (table --json: seating_version): "
+            "done already is told again; changed since is refused."
         ),
     ),
 ]
@@ -687,13 +701,14 @@ def join(
         ),
     ] = None,
     session: SessionOpt = None,
+    expect: ExpectSeatingOpt = None,
 ) -> None:
     from napledger.store.messages import joins
 
     change_and_show(
         ctx,
         session,
-        lambda s: s.join(player, after),
+        lambda s: s.join(player, after, expect),
         lambda n: joins(n.player),
     )
 
@@ -708,10 +723,13 @@ def leave(
         ),
     ],
     session: SessionOpt = None,
+    expect: ExpectSeatingOpt = None,
 ) -> None:
     from napledger.store.messages import leaves
 
-    change_and_show(ctx, session, lambda s: s.leave(player), lambda gone: leaves(gone.player))
+    change_and_show(
+        ctx, session, lambda s: s.leave(player, expect), lambda gone: leaves(gone.player)
+    )
 
 
 @app.command(help=_("Close a session and decide what happens to the pot (`reopen` takes it back)."))
@@ -729,6 +747,18 @@ def close(
         bool, typer.Option("--yes", "-y", help=_("Do not ask first (only a terminal asks)."))
     ] = False,
     session: SessionOpt = None,
+    expect: Annotated[
+        int | None,
+        typer.Option(
+            "--expect",
+            metavar="N",
+            parser=counted,
+            help=_(
+                "Only if the session was closed N times before (table --json: closes): "
+                "closed by this already is told again; changed since is refused."
+            ),
+        ),
+    ] = None,
 ) -> None:
     import sys
 
@@ -745,15 +775,30 @@ def close(
             typer.echo(stays_open(plan.session))
             return
     confirmed = plan
-    render.closed(change(ctx, session, lambda s: s.close(pot, confirmed)))
+    render.closed(change(ctx, session, lambda s: s.close(pot, confirmed, expect)))
 
 
 @app.command(help=_("Take back a close made by mistake: it stays in the record, voided."))
-def reopen(ctx: typer.Context, session: SessionOpt = None) -> None:
+def reopen(
+    ctx: typer.Context,
+    session: SessionOpt = None,
+    expect: Annotated[
+        int | None,
+        typer.Option(
+            "--expect",
+            metavar="N",
+            parser=counted,
+            help=_(
+                "Only to take back close N (table --json: closes): taken back already is "
+                "told again; changed since is refused."
+            ),
+        ),
+    ] = None,
+) -> None:
     from napledger.cli import render
     from napledger.store.messages import reopened
 
-    t = change(ctx, session, lambda s: s.reopen())
+    t = change(ctx, session, lambda s: s.reopen(expect))
     render.changed(t, reopened(t))
 
 

@@ -56,6 +56,7 @@ from napledger.core.history import score_history
 from napledger.core.money import places
 from napledger.core.options import DealOptions
 from napledger.core.rules import Deal, Rules
+from napledger.core.rules.scoring import close_transfers
 from napledger.core.session import pass_options, still_open
 from napledger.core.words import _
 from napledger.store.book import Book, SessionStore, net_money, session_info
@@ -395,6 +396,7 @@ class SessionAPI:
                 b.state(whole_roster=False), options, expect_number, next(iter(versions), None)
             )
             if first is not None and first.deal is not None:
+                expect.still_as_recorded(expect_number, versions)  # never a stale answer
                 return DealResult(first.number, 1, first.deal, first.entries, b.scoreboard())
         recorded = b.record(options)
         return DealResult(recorded.number, 1, recorded.deal, recorded.postings, b.scoreboard())
@@ -453,24 +455,70 @@ class SessionAPI:
         gone = b.void(number)
         return Voided(gone.number, self.scoreboard())
 
-    def join(self, player: str, after: str | None = None) -> Seated:
-        name = self._writable().join(player, after)
+    # Seats and closes may name what the page or terminal saw: the seating's version (how
+    # many changes to who sits) or the closes so far. A repeat is answered with what it
+    # did; against anything newer the change is refused, saying what it is now.
+
+    def seating_version(self) -> int:
+        """How many changes to who sits the session has had: what a join or leave expects."""
+        return len(self.store.roster())
+
+    def closes_made(self) -> int:
+        """How many times the session was closed (reopened closes included): what a close
+        expects, and the number of the close a reopen takes back."""
+        return len(self.store.closes())
+
+    def join(
+        self, player: str, after: str | None = None, expect_seating: int | None = None
+    ) -> Seated:
+        b = self._writable()
+        if expect_seating is not None and self._seated_already("join", player, expect_seating):
+            return Seated(b.roster()[-1].player, self.scoreboard())
+        name = b.join(player, after)
         return Seated(name, self.scoreboard())
 
-    def leave(self, player: str) -> Seated:
-        name = self._writable().leave(player)
+    def leave(self, player: str, expect_seating: int | None = None) -> Seated:
+        b = self._writable()
+        if expect_seating is not None and self._seated_already("leave", player, expect_seating):
+            return Seated(b.roster()[-1].player, self.scoreboard())
+        name = b.leave(player)
         return Seated(name, self.scoreboard())
+
+    def _seated_already(self, kind: str, player: str, seen: int) -> bool:
+        b = self.store
+        return expect.seating_expected(b.roster(), seen, kind, player, b.seating())
 
     def close_plan(self, pot_to: str = "split") -> ClosePlan:
         """What `close` would do, without doing it: to ask before closing."""
         return self.store.close_plan(pot_to)
 
-    def close(self, pot_to: str = "split", confirmed: ClosePlan | None = None) -> Closed:
-        """Close; with `confirmed` (the plan a person agreed to), only if it still holds."""
+    def close(
+        self,
+        pot_to: str = "split",
+        confirmed: ClosePlan | None = None,
+        expect_closes: int | None = None,
+    ) -> Closed:
+        """Close; with `confirmed` (the plan a person agreed to), only if it still holds;
+        with `expect_closes`, only if the session was closed that many times before (this
+        close made already: its answer again)."""
+        b = self._writable(open_only=False)
+        if expect_closes is not None:
+            closes = b.closes()
+            state = b.state(whole_roster=False)
+            if expect.close_expected(state.closed, [c.live for c in closes], expect_closes):
+                last = closes[-1]
+                transfers = close_transfers(last.pot, state.seating, last.pot_to)
+                return Closed(tuple(transfers), self.scoreboard())
         plan = self._writable().close(pot_to, confirmed)
         return Closed(plan.transfers, self.scoreboard())
 
-    def reopen(self) -> Scoreboard:
-        """Take back the close: it stays in the record, voided with the shares it paid."""
-        self._writable(open_only=False).reopen()
+    def reopen(self, expect_close: int | None = None) -> Scoreboard:
+        """Take back the close: it stays in the record, voided with the shares it paid;
+        with `expect_close`, only that close (taken back already: the board as it is)."""
+        b = self._writable(open_only=False)
+        if expect_close is not None:
+            closed = b.state(whole_roster=False).closed
+            if expect.reopen_expected(closed, [c.live for c in b.closes()], expect_close):
+                return self.store.scoreboard()
+        b.reopen()
         return self.store.scoreboard()

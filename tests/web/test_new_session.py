@@ -94,6 +94,18 @@ def test_a_chip_value_beyond_bounds_is_refused_as_new_refuses_it(client, nap):
         assert nap.fails(f"new fri --players Dan,Eve,Fay --chip {chip}") == f"Error: --chip {why}"
 
 
+def test_the_new_session_form_sent_twice_starts_one_session_and_answers_both(client, nap):
+    fields = {"name": "fri", "players": "Ann\nBen\nCat", "chip": "0.05", "currency": "GBP"}
+    first = start(client, **fields)
+    again = start(client, **fields)  # a retry after a lost answer
+    assert first.status_code == again.status_code == 200
+    assert first.text == again.text  # the same lines and links
+    assert [s["name"] for s in nap.json("sessions --json")["sessions"]] == ["fri"]
+    nap("hand 3 --by Ann --made")
+    late = start(client, **fields)  # no longer as it was started: refused as new refuses it
+    assert late.status_code == 400
+
+
 def test_only_the_organiser_starts_a_session_and_only_from_a_preset(client, nap):
     nap("new fri --players Ann,Ben,Cat")
     for key in ("", "wrong", keeper_key(1), SECRET):
