@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime
@@ -59,10 +60,12 @@ from napledger.core.rules import Deal, Rules
 from napledger.core.rules.scoring import close_transfers
 from napledger.core.session import pass_options, still_open
 from napledger.core.words import _
+from napledger.store import identity
 from napledger.store.book import Book, SessionStore, net_money, session_info
 from napledger.store.db import (
     APPLIED,
     OpenedFile,
+    checkpoint,
     describe,
     make_engine,
     resolve_url,
@@ -92,6 +95,8 @@ if TYPE_CHECKING:
 
 __all__ = ["Database", "DealOptions", "SessionAPI", "Transaction"]
 
+LEDGER_LOOK_SECONDS = 0.5  # how often a server's listening thread looks at the ledger
+
 
 class Database:
     """One database, its engines kept for as long as this object lives (close it after)."""
@@ -105,6 +110,12 @@ class Database:
         # Called with each writing transaction that went well, inside it, before it commits:
         # `play` reads what its prompt needs in the deal's own transaction.
         self.before_commit: list[Callable[[Transaction], None]] = []
+        # The ledger this object found first (store/identity.py), its newest generation
+        # seen, and why it stopped (another ledger or an older copy in its place).
+        self._ledger: tuple[str, int] | None = None
+        self._gone: str | None = None
+        self._ledger_lock = threading.Lock()
+        self._looked_at = 0.0
 
     def __enter__(self) -> Database:
         return self
@@ -121,6 +132,77 @@ class Database:
     def check_same_files(self) -> None:
         """Refuse when the path now names another file than the one first opened, or none."""
         self._opened.check()
+        if self._gone is not None:
+            raise NapError(self._gone)
+
+    def check_same_ledger(self) -> None:
+        """Refuse when the database now holds another ledger, or an older copy of this one
+        (looked at most every `LEDGER_LOOK_SECONDS`: a server's listening thread asks)."""
+        self.check_same_files()
+        if time.monotonic() - self._looked_at < LEDGER_LOOK_SECONDS or self._ledger is None:
+            return
+        self._looked_at = time.monotonic()
+        if self._opened.path:  # a SQLite file: as a new connection finds it
+            self._compare(identity.read_file(self._opened.path))
+            return
+        try:
+            with self.read():
+                pass  # every transaction looks (`_same_ledger`)
+        except NapError:
+            if self._gone is not None:
+                raise
+
+    def _same_ledger(self, connection: Connection, write: bool) -> tuple[str, int] | None:
+        """Every transaction's first look: the ledger first found, at a generation no older
+        than the newest seen; else the process stops writing, for good. A write to a
+        SQLite file also asks a new connection, which trusts no page read before: the
+        write lock is held, so it finds what this transaction does, unless the file was
+        replaced under the pages this process kept."""
+        if self._gone is not None:
+            raise NapError(self._gone)
+        found = identity.read(connection)
+        if write and self._opened.path:
+            afresh = identity.read_file(self._opened.path)
+            if afresh is not None and afresh != found:
+                self._stop()
+        with self._ledger_lock:
+            if found is None or self._matches(found):
+                return found
+        # Perhaps only this transaction's snapshot is older than one seen: asked afresh.
+        if self._opened.path:
+            self._compare(identity.read_file(self._opened.path))
+            return found
+        with transaction(self._engine(False)) as fresh:
+            self._compare(identity.read(fresh.connection()))
+        return found
+
+    def _written(self, found: tuple[str, int] | None) -> None:
+        """A write committed: the generation it moved on to is the newest seen."""
+        if found is not None:
+            with self._ledger_lock:
+                self._matches((found[0], found[1] + 1))
+
+    def _compare(self, found: tuple[str, int] | None) -> None:
+        """None (the file could not be read just now: busy, or half copied) tells nothing."""
+        with self._ledger_lock:
+            if found is None or self._matches(found):
+                return
+        self._stop()
+
+    def _stop(self) -> None:
+        self._gone = _(
+            "{path} no longer holds the ledger opened at the start (another ledger, or "
+            "an older copy of this one, was put in its place); nothing more is saved "
+            "until napledger is started again"
+        ).format(path=describe(self.url))
+        raise NapError(self._gone)
+
+    def _matches(self, found: tuple[str, int]) -> bool:
+        known = self._ledger
+        if known is not None and (found[0] != known[0] or found[1] < known[1]):
+            return False
+        self._ledger = found
+        return True
 
     def _engine(self, write: bool) -> Engine:
         with self._lock:
@@ -150,11 +232,16 @@ class Database:
             if not up_to_date(session.connection()):
                 behind = True
             else:
+                found = self._same_ledger(session.connection(), write)
                 tx = Transaction(Book(session), write)
                 yield tx
                 if write:
                     for see in self.before_commit:
                         see(tx)
+                    identity.advance(session.connection())
+        if write and not behind:
+            self._written(found)
+            checkpoint(engine)
         if behind:
             if not upgrade:
                 raise NapError(
@@ -165,7 +252,13 @@ class Database:
                 )
             bring_up_to_date(self.url, self._opened)
             with transaction(engine) as session:
+                found = self._same_ledger(session.connection(), write)
                 yield Transaction(Book(session), write)
+                if write:
+                    identity.advance(session.connection())
+            if write:
+                self._written(found)
+                checkpoint(engine)
 
 
 SCHEMA_CHECKED = "napledger_schema_checked"

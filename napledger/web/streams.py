@@ -38,6 +38,9 @@ def live_hub(database: Database, templates: Jinja2Templates, secret: str) -> Hub
     env = templates.env
 
     def session_marks() -> Mapping[int, object]:
+        # The file opened at the start moved, replaced or deleted: the lists end too,
+        # saying so, rather than telling every page that no table is playing.
+        database.check_same_files()
         try:
             return calls.session_marks(database)
         except NapError:  # no database yet: no sessions, and the list says so
@@ -75,7 +78,7 @@ def live_hub(database: Database, templates: Jinja2Templates, secret: str) -> Hub
 
         return Watch(lambda: calls.last_change(database, session), render)
 
-    return Hub(watch, changes=lambda: changes(database))
+    return Hub(watch, changes=lambda: changes(database), check=database.check_same_ledger)
 
 
 @router.get("/events", response_class=EventSourceResponse)
