@@ -590,16 +590,23 @@ def reopen(database: Database, session: int, close: int | None = None) -> str:
     return reopened(board)
 
 
-def documents(database: Database, session: int) -> dict[str, object]:
-    """The session as `table --json`, `hands --json` and `settle --json` print it, in one."""
+def documents(
+    database: Database, session: int, kept: KeptHistory | None = None
+) -> dict[str, object]:
+    """The session as `table --json`, `hands --json` and `settle --json` print it, in one;
+    with `kept` (the page's), only the deals recorded since it last looked are scored."""
     from napledger.service.documents import hands_json, settlement_json, table_document
 
     with database.read() as ledger:
         s = ledger.session(str(session))
+        if kept is None:
+            history, settled = s.history(with_roster=False), s.settlement()
+        else:
+            history, settled = kept.read(s)
         return {
             "table": table_document(s),
-            "hands": hands_json(s.history(with_roster=False)),
-            "settle": settlement_json(s.settlement()),
+            "hands": hands_json(history),
+            "settle": settlement_json(settled),
         }
 
 

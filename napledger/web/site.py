@@ -33,6 +33,8 @@ class Site:
     hub: Hub
     crowd: Crowd = field(default_factory=lambda: Crowd(connection_cap()))
     languages: dict[int, str | None] = field(default_factory=dict)
+    # `/s/N/json` as last written, and the session's mark (`last_change`) it was written at.
+    documents: dict[int, tuple[tuple[object, ...], bytes]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         # The pages' own histories, not a watcher's: each keeps what it rendered
