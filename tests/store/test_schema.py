@@ -13,6 +13,9 @@ from sqlmodel import SQLModel
 from napledger.store import models  # noqa: F401  (registers the tables)
 from napledger.store.schema import MIGRATIONS, upgrade
 
+# Upgrading SQLite files of old layouts, with their backups beside them: SQLite's own.
+pytestmark = pytest.mark.sqlite_only
+
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "schema-0001.db"
 SESSIONS = ("friday", "moscow", "moscow-2", "pool")
 
