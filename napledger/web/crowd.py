@@ -59,7 +59,7 @@ class Crowd:
         self.open[address] -= 1
         if not self.open[address]:
             del self.open[address]
-        if self.peak >= FLOOD and self.count <= self.peak // 4:  # a flood has gone
+        if self.peak >= FLOOD and self.count <= FLOOD // 4:  # a flood has gone
             self.peak = self.count
             trim()
 
