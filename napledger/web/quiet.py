@@ -1,8 +1,8 @@
 """A log that stays readable under garbage: each kind of warning once a minute, with a count.
 
 A stranger sending thousands of broken requests a second made uvicorn write one line for
-each ("Invalid HTTP request received.": 13,595 lines in 10 s). Here a kind (the message
-before its values are put in) is written the first time, then not again for a minute;
+each ("Invalid HTTP request received.": 13,595 lines in 10 s). Here a kind (one message
+as written) is written the first time, then not again for a minute;
 the next line of that kind says how many were left out meanwhile.
 """
 
@@ -26,7 +26,7 @@ class OncePerMinute(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         if record.levelno < logging.WARNING:
             return True
-        kind = str(record.msg)
+        kind = record.getMessage()  # "5 wrong keys from …" and "50 …" are two lines
         now = self.clock()
         written = self.kinds.get(kind)
         if written is not None and now - written[0] < self.period:
