@@ -303,6 +303,16 @@ def new(
     lang: Annotated[
         str | None, lang_option(_("The table's language, kept for its page and workbook."))
     ] = None,
+    expect: Annotated[
+        bool,
+        typer.Option(
+            "--expect-new",
+            help=_(
+                "Sent again: the same session made already (nothing played in it yet) is "
+                "told again, not refused."
+            ),
+        ),
+    ] = False,
 ) -> None:
     from napledger.cli import render
     from napledger.core.money import chip_value as parse_chip
@@ -313,7 +323,8 @@ def new(
     chip_value = parse_chip(chip, "--chip") if chip is not None else None
     names = [p for p in players.split(",") if p.strip()]
     with book(ctx) as tx:
-        board = tx.new_session(
+        again = tx.started_already(name, rules, names) if expect else None
+        board = again or tx.new_session(
             name, rules, names, chip_value, currency, dealer, carry_from, asked_language(ctx, lang)
         )
     render.started(board)

@@ -323,6 +323,19 @@ class Transaction:
 
         return fingerprints(self.book.db)
 
+    def started_already(self, name: str, rules: Rules, players: Sequence[str]) -> Scoreboard | None:
+        """The session a repeated `new` made, while it is still as it was started (these
+        rules and players, no deal, no one seated since): its board; else None."""
+        try:
+            s = self.session(name.strip())
+        except NapError:
+            return None
+        board = s.scoreboard()
+        asked = [n.strip().casefold() for n in players if n.strip()]
+        same = board.rules == rules and [p.casefold() for p in board.players] == asked
+        fresh = board.hands == 0 and s.seating_version() == len(asked)
+        return board if same and fresh else None
+
     def new_session(
         self,
         name: str,

@@ -519,20 +519,9 @@ def new_session(
 def started_already(
     database: Database, name: str, rules: Rules, names: list[str]
 ) -> Scoreboard | None:
-    """The session a repeated new-session form made, if it is still as it was started
-    (these rules and players, no deal, no one seated since); else None."""
-    from napledger.core.errors import NapError
-
-    try:
-        with database.read() as ledger:
-            s = ledger.session(name.strip())
-            board = s.scoreboard()
-            seated = s.seating_version()
-    except NapError:
-        return None
-    asked = [n.strip().casefold() for n in names]
-    same = board.rules == rules and [p.casefold() for p in board.players] == asked
-    return board if same and board.hands == 0 and seated == len(asked) else None
+    """The session a repeated new-session form made, while still as it was started."""
+    with database.read() as ledger:
+        return ledger.started_already(name, rules, names)
 
 
 # --- the keeper: ending a session -----------------------------------------------------

@@ -87,3 +87,12 @@ def test_close_and_reopen_expect_the_closes_table_json_shows(nap, table):
         "Error: the session was closed or reopened meanwhile; nothing changed"
     )
     assert nap.json("table --json")["closes"] == 1
+
+
+def test_new_sent_again_with_expect_new_is_told_again_while_nothing_was_played(nap):
+    first = nap("new sat --players Ann,Ben,Cat --expect-new").stdout
+    assert nap("new sat --players Ann,Ben,Cat --expect-new").stdout == first
+    assert [s["name"] for s in nap.json("sessions --json")["sessions"]] == ["sat"]
+    assert "sat" in nap.fails("new sat --players Ann,Ben,Dan --expect-new")  # another session
+    nap("hand 3 --by Ann --made")
+    assert "sat" in nap.fails("new sat --players Ann,Ben,Cat --expect-new")  # played since
