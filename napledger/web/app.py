@@ -19,7 +19,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from napledger.core.errors import NapError
 from napledger.core.rules import Rules
-from napledger.store.api import Database
+from napledger.service.api import Database
 from napledger.web import calls, downloads, keeper, organiser, streams, viewers
 from napledger.web.forms_only import FormsOnly
 from napledger.web.headers import SecurityHeaders

@@ -10,7 +10,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from napledger.core.errors import NapError
 from napledger.core.words import _
-from napledger.store.api import Database
+from napledger.service.api import Database
 from napledger.web import calls
 from napledger.web.access import STARTING, Organiser, check_key, refuse_cross_site
 from napledger.web.keys import organiser_key, session_key

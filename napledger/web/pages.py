@@ -14,7 +14,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from napledger.core import words
 from napledger.core.errors import NapError
 from napledger.core.numbers import signed
-from napledger.store.api import Database
+from napledger.service.api import Database
 from napledger.web import calls
 from napledger.web.chart import running_chart
 from napledger.web.keys import session_key
