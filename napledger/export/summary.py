@@ -15,6 +15,7 @@ from openpyxl.utils import get_column_letter
 
 from napledger.core.ledger import POT, account_name
 from napledger.core.reading import shares_said
+from napledger.core.rules.load import setting_said
 from napledger.core.rules.texts import bid_name, rule_text
 from napledger.core.words import N_, NC_, _, language, ngettext, pgettext
 from napledger.export.cells import (
@@ -397,11 +398,9 @@ def stake_note(stake: StakeRow, pot_fail_doubles: bool) -> str:
 
 def _setting_text(value: object) -> object:
     """On or off for a switch; a number stays a number, to compute with."""
-    if value is True:
-        return _("on")
-    if value is False or value == "off":
-        return _("off")
-    return value if isinstance(value, int) else str(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    return setting_said(value)
 
 
 def setting_note(key: str, value: object, settings: Mapping[str, object]) -> str:

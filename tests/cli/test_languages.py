@@ -13,7 +13,7 @@ RU = ("Борис", "Гена", "Аня", "Вера")
 EVENING = (*RU, "Дима")  # with the player who joins
 PL = ("Łukasz", "Zofia", "Wojtek", "Ania")
 
-# Words that stay as they are in every language: the `Error:` every script greps for, the
+# Words that stay as they are in every language: the
 # program's name,
 # and (stripped before the check) what a person types — commands in backticks, options,
 # quoted typed values — and the rule keys `variants` names.
@@ -179,7 +179,7 @@ def test_every_error_of_a_russian_evening_is_in_russian(nap, russian):
         assert "закрыта" in said
     nap(f"new суббота --players {','.join(RU)} --variant russian")
     said = nap.fails("undo")
-    assert said == "Error: в 'суббота' нечего отменять"
+    assert said == "Ошибка: в 'суббота' нечего отменять"
 
 
 def test_a_polish_evening_reads_in_polish(nap, polish):

@@ -21,7 +21,7 @@ from napledger.core.numbers import is_whole
 from napledger.core.rules.model import Bid, Rules, Settings, fold
 from napledger.core.rules.texts import game_name, rule_text
 from napledger.core.vocabulary import SAID, meanings, word_key
-from napledger.core.words import _
+from napledger.core.words import LANGUAGES, NC_, _, catalog, pgettext
 
 # Settings every variant has, with the defaults a house rule file gets when it is silent.
 BOOL_SETTINGS = ("pool", "pool_fail_doubles", "pass_doubles")
@@ -213,10 +213,41 @@ def _bid_to_dict(bid: Bid) -> dict[str, Any]:
 
 
 def setting_text(value: Any) -> str:
-    """A setting's value as `--rule KEY=VALUE` takes it (and `variants` shows it)."""
+    """A setting's value as `--rule KEY=VALUE` takes it in English (and --json gives it)."""
     if value is None or value is False:
         return "off"
     return "on" if value is True else str(value)
+
+
+# A setting's worded values, shown in the table's language (`вкл`, `wył.`); each language's
+# word is taken back when typed (`--rule pool=вкл`), as the English one is.
+VALUE_WORDS = (
+    NC_("rule value", "on"),
+    NC_("rule value", "off"),
+    NC_("rule value", "free"),
+    NC_("rule value", "pays"),
+    NC_("rule value", "never"),
+)
+
+
+def setting_said(value: Any) -> str:
+    """A setting's value as `variants` and the workbook show it, in the language spoken."""
+    text = setting_text(value)
+    return pgettext("rule value", text) if text in VALUE_WORDS else text
+
+
+def _value_key(word: str) -> str:
+    return word_key(word).rstrip(".")
+
+
+@cache
+def _typed_values() -> dict[str, str]:
+    """Every language's word for a worded value, to the English one `_parse_value` reads."""
+    return {
+        _value_key(catalog(lang).pgettext("rule value", english)): english
+        for lang in LANGUAGES
+        for english in VALUE_WORDS
+    }
 
 
 def rules_from_dict(data: Mapping[str, Any], source: str = "rules") -> Rules:
@@ -309,7 +340,7 @@ def with_overrides(rules: Rules, pairs: Iterable[str]) -> Rules:
 
 
 def _parse_value(key: str, value: str) -> Any:
-    word = value.casefold()
+    word = _typed_values().get(_value_key(value), value.casefold())
     if key == "dealer_sits_out_from" and word in FALSE_WORDS - {"0"} | {"never"}:
         return None
     if key == "purchase_max_dealt" and word in FALSE_WORDS - {"0"}:
