@@ -65,8 +65,8 @@ def test_a_workbook_exported_with_lang_ru_is_russian(nap, tmp_path):
     assert "Проверка: сумма равна нулю" in summary and "Расчёт: 3 платежа" in summary
     assert any(t.startswith("Наполеон · фишка стоит 12,50\u00a0₽") for t in summary)
     deals = sheets["Сдачи"]
-    assert "сыграно (3 взятки)" in deals and "сыграно (1 взятка)" in deals
-    assert "без (0 взяток)" in deals and "отменена" in deals and "наполеон" in deals
+    assert "сыграно (взяты 3)" in deals and "сыграно (взята 1)" in deals
+    assert "без одной (взято 0)" in deals and "отменена" in deals and "наполеон" in deals
     wb = openpyxl.load_workbook(out)
     formats = {c.number_format for ws in wb.worksheets for row in ws.iter_rows() for c in row}
     assert '[$-419]#,##0.00 "₽"' in formats
@@ -97,7 +97,7 @@ def test_a_polish_workbook_writes_zloty_the_polish_way(nap, tmp_path):
     wb = openpyxl.load_workbook(out)
     assert wb.sheetnames == ["Podsumowanie", "Wykres", "Rozdania", "Zasady", "Księga", "Salda"]
     deals = texts(out)["Rozdania"]
-    assert "ugrana (5 lew)" in deals and "przegrana (2 lewy)" in deals
+    assert "ugrana (wzięto 5)" in deals and "bez jednej (wzięte 2)" in deals
     formats = {c.number_format for row in wb["Podsumowanie"].iter_rows() for c in row}
     assert '[$-415]#,##0.00 "zł"' in formats
 

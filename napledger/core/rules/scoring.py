@@ -248,9 +248,27 @@ def outcome(rules: Rules, deal: Deal) -> str:
         return _("made") if made else _("failed")
     if made:
         said = ngettext("made ({n} trick)", "made ({n} tricks)", deal.tricks)
-    else:
-        said = ngettext("failed ({n} trick)", "failed ({n} tricks)", deal.tricks)
+        return said.format(n=deal.tricks)
+    bid = rules.find(deal.bid)
+    short = bid.tricks - deal.tricks if bid is not None and not bid.misere else 0
+    if short in SHORT:  # as a table says it: three short of the bid, and what was taken
+        said = ngettext("{short} ({n} trick taken)", "{short} ({n} tricks taken)", deal.tricks)
+        return said.format(short=_(SHORT[short]), n=deal.tricks)
+    # A misère fails by taking tricks: what it took is the whole story.
+    said = ngettext("failed ({n} trick)", "failed ({n} tricks)", deal.tricks)
     return said.format(n=deal.tricks)
+
+
+# How many tricks short a failed bid fell, as a table says it (`без трёх`, `bez trzech`).
+SHORT = {
+    1: N_("one down"),
+    2: N_("two down"),
+    3: N_("three down"),
+    4: N_("four down"),
+    5: N_("five down"),
+    6: N_("six down"),
+    7: N_("seven down"),
+}
 
 
 def extras(deal: Deal) -> str:
