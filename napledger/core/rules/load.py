@@ -124,16 +124,20 @@ def read_rule_file(path: str) -> str:
         ) from None
     with os.fdopen(fd, "rb") as file:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise RuleError(f"rule file {path} is not a regular file")
+            raise RuleError(_("rule file {path} is not a regular file").format(path=path))
         data = file.read(MAX_RULE_FILE + 1)
     if len(data) > MAX_RULE_FILE:
         raise RuleError(
-            f"rule file {path} is over {MAX_RULE_FILE // 1024} KB; a rule file is a page"
+            _("rule file {path} is over {kb} KB; a rule file is a page").format(
+                path=path, kb=MAX_RULE_FILE // 1024
+            )
         )
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise RuleError(f"cannot read rule file {path}: {exc}") from None
+        raise RuleError(
+            _("cannot read rule file {path}: {why}").format(path=path, why=exc)
+        ) from None
 
 
 def parse_rules(text: str, source: str = "rule file") -> Rules:
@@ -146,7 +150,9 @@ def parse_rules(text: str, source: str = "rule file") -> Rules:
             _("{source} is not valid TOML: {why}").format(source=source, why=exc)
         ) from None
     except RecursionError:
-        raise RuleError(f"{source} is nested too deeply to be a rule file") from None
+        raise RuleError(
+            _("{source} is nested too deeply to be a rule file").format(source=source)
+        ) from None
     rules = _for_new_sessions(rules_from_dict(data, source), source)
     _check_words(rules, source)
     return rules
@@ -176,11 +182,14 @@ def _check_words(rules: Rules, source: str) -> None:
     for what, text, limit in words:
         allowed = "\n\t" if what == "description" else ""  # a description may run to lines
         if any(unicodedata.category(c).startswith("C") and c not in allowed for c in text):
-            raise RuleError(f"{source}: {what} {text[:40]!r} has control characters in it")
+            said = _("the {what} {name!r} has control characters in it")
+            raise RuleError(f"{source}: " + said.format(what=what, name=text[:40]))
         if text and not fold(text):
-            raise RuleError(f"{source}: {what} {text!r} has only accent marks, no letters")
+            said = _("the {what} {name!r} has only accent marks, no letters")
+            raise RuleError(f"{source}: " + said.format(what=what, name=text))
         if len(text) > limit:
-            raise RuleError(f"{source}: {what} {text[:20]!r}… is longer than {limit} characters")
+            said = _("the {what} {name!r}… is longer than {limit} characters")
+            raise RuleError(f"{source}: " + said.format(what=what, name=text[:20], limit=limit))
 
 
 def rules_to_dict(rules: Rules) -> dict[str, Any]:
@@ -252,7 +261,7 @@ def _typed_values() -> dict[str, str]:
 
 def rules_from_dict(data: Mapping[str, Any], source: str = "rules") -> Rules:
     if not isinstance(data, Mapping):
-        raise RuleError(f"{source}: expected a table of rules")
+        raise RuleError(_("{source}: expected a table of rules").format(source=source))
     _no_unknown(data, TOP_KEYS | {"settings", "bids", "absent"}, source)
     name = _text(data, "name", source)
     hand_size = _whole(data, "hand_size", source, low=1, high=13)
@@ -265,7 +274,7 @@ def rules_from_dict(data: Mapping[str, Any], source: str = "rules") -> Rules:
         )
     raw_bids = data.get("bids")
     if not isinstance(raw_bids, list) or not raw_bids:
-        raise RuleError(f"{source}: needs at least one [[bids]] entry")
+        raise RuleError(_("{source}: needs at least one [[bids]] entry").format(source=source))
     bids = tuple(_bid(b, f"{source}: bids[{i + 1}]", hand_size) for i, b in enumerate(raw_bids))
     _check_ladder(bids, source)
     settings = _settings(data.get("settings", {}), bids, source)
@@ -368,7 +377,7 @@ def _parse_value(key: str, value: str) -> Any:
 
 def _settings(raw: Any, bids: tuple[Bid, ...], source: str) -> Settings:
     if not isinstance(raw, Mapping):
-        raise RuleError(f"{source}: [settings] must be a table")
+        raise RuleError(_("{source}: [settings] must be a table").format(source=source))
     toggles = sorted({b.toggle for b in bids if b.toggle})
     _no_unknown(raw, set(SETTING_DEFAULTS) | set(toggles), f"{source}: [settings]")
     values = {**SETTING_DEFAULTS, **{t: True for t in toggles}, **raw}

@@ -10,7 +10,7 @@ from napledger.core.ledger import POT, Transfer, postings
 from napledger.core.numbers import grouped
 from napledger.core.rules.model import Bid, Rules
 from napledger.core.rules.texts import bid_name, game_name, player_count, rule_text
-from napledger.core.words import N_, _, ngettext
+from napledger.core.words import N_, _, language, ngettext
 
 MAX_POT = 10**12
 
@@ -251,7 +251,9 @@ def outcome(rules: Rules, deal: Deal) -> str:
         return said.format(n=deal.tricks)
     bid = rules.find(deal.bid)
     short = bid.tricks - deal.tricks if bid is not None and not bid.misere else 0
-    if short in SHORT:  # as a table says it: three short of the bid, and what was taken
+    # A Russian or Polish table says how many short the bid fell (`без трёх`), and reads
+    # a bare count as that; English keeps `failed (2 tricks)`, which --json also gives.
+    if short in SHORT and language() != "en":
         said = ngettext("{short} ({n} trick taken)", "{short} ({n} tricks taken)", deal.tricks)
         return said.format(short=_(SHORT[short]), n=deal.tricks)
     # A misère fails by taking tricks: what it took is the whole story.
