@@ -278,7 +278,10 @@ def new(
     players: Annotated[
         str,
         typer.Option(
-            "--players", "-p", metavar="A,B,C", help=_("Seated players in clockwise order.")
+            "--players",
+            "-p",
+            metavar=pgettext("placeholder", "A,B,C"),
+            help=_("Seated players in clockwise order."),
         ),
     ],
     variant: Annotated[

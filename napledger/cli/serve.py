@@ -26,7 +26,12 @@ def serve(
             ),
         ),
     ] = None,
-    port: Annotated[int, typer.Option("--port", min=0, max=65535, help=_("TCP port."))] = 8421,
+    port: Annotated[
+        int,
+        typer.Option(
+            "--port", min=0, max=65535, metavar=pgettext("placeholder", "PORT"), help=_("TCP port.")
+        ),
+    ] = 8421,
     key: Annotated[
         str | None,
         typer.Option(
