@@ -23,6 +23,7 @@ from napledger.export.cells import (
     CHIPS,
     DATETIME,
     Formula,
+    datetime_text,
     excel_datetime,
     money_format,
     money_label,
@@ -58,7 +59,12 @@ STAKE_COLUMNS = (
     Column(N_("Failed: pays each opponent"), CHIPS),
     Column(N_("What it does to the pot"), indent=True),
 )
-SETTING_COLUMNS = (Column(N_("Setting")), Column(N_("Value")), Column(N_("What it does")))
+# The note set in, clear of a number in the value column to its left ("6with 6 or more").
+SETTING_COLUMNS = (
+    Column(N_("Setting")),
+    Column(N_("Value")),
+    Column(N_("What it does"), indent=True),
+)
 
 
 def evening_title(sessions: Sequence[SessionExport]) -> str:
@@ -304,9 +310,9 @@ def _write_sessions_table(
 
 def _session_line(session: SessionExport, live: int) -> str:
     chip = money_label(session.chip_value, session.currency, session.chip_value)
-    started = _("started {when}").format(when=f"{excel_datetime(session.created):%Y-%m-%d %H:%M}")
+    started = _("started {when}").format(when=datetime_text(excel_datetime(session.created)))
     if session.closed:
-        closed = _("closed {when}").format(when=f"{excel_datetime(session.closed):%Y-%m-%d %H:%M}")
+        closed = _("closed {when}").format(when=datetime_text(excel_datetime(session.closed)))
     else:
         closed = _("open")
     deals = ngettext("{n} deal", "{n} deals", live).format(n=live)
