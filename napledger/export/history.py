@@ -31,7 +31,7 @@ from napledger.core.words import N_, NC_, _, pgettext
 from napledger.export.cells import CHANGE, CHIPS, DATETIME, DealNumber, money_format, money_label
 from napledger.export.data import DealRow, LedgerRow, SessionExport
 from napledger.export.evening import evening
-from napledger.export.sheet import MONEY, SIGNED, Column, Sheet, width_of
+from napledger.export.sheet import MONEY, SIGNED, Column, Sheet, header_room, width_of
 
 PROGRESS_EVERY = 500  # deals between two progress calls
 _NAME_CAP = 10  # characters of a name column on the Deals sheet: a longer name is cut
@@ -493,7 +493,7 @@ def _player_cap() -> float:
     longest word the language puts beside it («изменение», „pieniądze”) unbroken."""
     said = (_("{player} change"), _("{player} money"), _("{player} total"))
     words = [w for text in said for w in text.replace("{player}", " ").split()]
-    return max(_PLAYER_CAP, *(len(w.strip(":")) for w in words)) + 2
+    return max(_PLAYER_CAP + 2, *(header_room(w) for w in words))
 
 
 def _session_width(sessions: Sequence[SessionExport]) -> int:
