@@ -27,7 +27,7 @@ from napledger.core.ledger import account_name
 from napledger.core.numbers import signed
 from napledger.core.rules.texts import bid_name
 from napledger.core.seating import RosterChange
-from napledger.core.words import N_, NC_, _, pgettext
+from napledger.core.words import N_, NC_, _, ngettext, pgettext
 from napledger.export.cells import CHANGE, CHIPS, DATETIME, DealNumber, money_format, money_label
 from napledger.export.data import DealRow, LedgerRow, SessionExport
 from napledger.export.evening import evening
@@ -464,7 +464,7 @@ def _deal_widths(sessions: Sequence[SessionExport], columns: Sequence[Column]) -
         "Dealer": name,
         "Bidder": name,
         "Bid": bid,
-        "Outcome": len(_("made ({n} tricks)")) - 1,
+        "Outcome": len(ngettext("made ({n} trick)", "made ({n} tricks)", 5)) - 1,
         "Peeps, buys": _NAME_CAP,
         "Pot": 4,
         "Time": 5,

@@ -270,7 +270,9 @@ def rules_from_dict(data: Mapping[str, Any], source: str = "rules") -> Rules:
     pack = _whole(data, "pack", source, low=1, high=104, default=52)
     if max_players * hand_size > pack:
         raise RuleError(
-            f"{source}: {max_players} players of {hand_size} cards need more than a {pack}-card pack"
+            _(
+                "{source}: {players} players of {cards} cards need more than a {pack}-card pack"
+            ).format(source=source, players=max_players, cards=hand_size, pack=pack)
         )
     raw_bids = data.get("bids")
     if not isinstance(raw_bids, list) or not raw_bids:
@@ -280,7 +282,11 @@ def rules_from_dict(data: Mapping[str, Any], source: str = "rules") -> Rules:
     settings = _settings(data.get("settings", {}), bids, source)
     buying = _text(data, "buying", source, default="anyone")
     if buying not in BUYING:
-        raise RuleError(f"{source}: buying is one of {', '.join(BUYING)}, not {buying!r}")
+        raise RuleError(
+            _("{source}: buying is one of {choices}, not {value!r}").format(
+                source=source, choices=", ".join(BUYING), value=buying
+            )
+        )
     return Rules(
         name=name,
         title=_text(data, "title", source, default=name),
@@ -301,7 +307,9 @@ def _absent(raw: Any, source: str) -> tuple[tuple[str, str], ...]:
     """The settings a game does not have, each with the one line that says why."""
     where = f"{source}: [absent]"
     if not isinstance(raw, Mapping):
-        raise RuleError(f'{where} must be a table of setting = "why the game has none"')
+        raise RuleError(
+            _('{where} must be a table of setting = "why the game has none"').format(where=where)
+        )
     _no_unknown(raw, set(SETTING_DEFAULTS), where)
     return tuple((key, _text(raw, key, where)) for key in sorted(raw))
 
@@ -316,8 +324,9 @@ def _for_new_sessions(rules: Rules, source: str) -> Rules:
     sits_out = rules.settings.dealer_sits_out_from
     if sits_out is not None and sits_out < FEWEST_TO_SIT_OUT:
         raise RuleError(
-            f"{source}: dealer_sits_out_from is off or from {FEWEST_TO_SIT_OUT} to 11 players, "
-            f"not {sits_out}"
+            _("{where}: {key} is off or from {low} to 11 players, not {value!r}").format(
+                where=source, key="dealer_sits_out_from", low=FEWEST_TO_SIT_OUT, value=sits_out
+            )
         )
     return rules
 
@@ -391,7 +400,9 @@ def _settings(raw: Any, bids: tuple[Bid, ...], source: str) -> Settings:
     max_dealt = _players_or_off(values, "purchase_max_dealt", 1, 1, where)
     if values["dealer_peeps"] not in DEALER_PEEPS:
         raise RuleError(
-            f"{where}: dealer_peeps is free, pays or never, not {values['dealer_peeps']!r}"
+            _("{where}: dealer_peeps is free, pays or never, not {value!r}").format(
+                where=where, value=values["dealer_peeps"]
+            )
         )
     return Settings(
         dealer_sits_out_from=sits_out,
@@ -418,21 +429,31 @@ def _players_or_off(
     if value is False:
         return None
     if value is not None and (type(value) is not int or not low <= value <= 11):
-        raise RuleError(f"{where}: {key} is off or from {shown_low} to 11 players, not {value!r}")
+        raise RuleError(
+            _("{where}: {key} is off or from {low} to 11 players, not {value!r}").format(
+                where=where, key=key, low=shown_low, value=value
+            )
+        )
     return value
 
 
 def _bid(raw: Any, where: str, hand_size: int) -> Bid:
     if not isinstance(raw, Mapping):
-        raise RuleError(f"{where} must be a table")
+        raise RuleError(_("{where} must be a table").format(where=where))
     _no_unknown(raw, BID_KEYS, where)
     name = _text(raw, "name", where)
     if name.isdigit() or fold(name) == "pot":
-        raise RuleError(f"{where}: {name!r} cannot be a bid's name")
+        raise RuleError(
+            _("{where}: {name!r} cannot be a bid's name").format(where=where, name=name)
+        )
     misere = _boolean(raw, "misere", where, default=False)
     tricks = _whole(raw, "tricks", where, low=0 if misere else 1, high=hand_size, default=0)
     if misere and tricks:
-        raise RuleError(f"{where}: a misère bid takes no tricks, so it has no tricks value")
+        raise RuleError(
+            _("{where}: a misère bid takes no tricks, so it has no tricks value").format(
+                where=where
+            )
+        )
     aliases, words = _aliases(raw.get("aliases", []), where)
     names = _names(raw.get("names", {}), where)
     # A number is tricks and `pot` an account. (Only the new forms: a session's rules,
@@ -444,7 +465,11 @@ def _bid(raw: Any, where: str, hand_size: int) -> Bid:
     if toggle is not None and (
         not isinstance(toggle, str) or not TOGGLE_RE.match(toggle) or toggle in SETTING_DEFAULTS
     ):
-        raise RuleError(f"{where}: toggle must be a new lower-case rule key, not {toggle!r}")
+        raise RuleError(
+            _("{where}: toggle must be a new lower-case rule key, not {toggle!r}").format(
+                where=where, toggle=toggle
+            )
+        )
     return Bid(
         name=name,
         tricks=tricks,
@@ -474,7 +499,7 @@ def _aliases(raw: Any, where: str) -> tuple[tuple[str, ...], tuple[tuple[str, st
 
 def _word_list(raw: Any, where: str) -> tuple[str, ...]:
     if not isinstance(raw, list) or not all(isinstance(a, str) and a.strip() for a in raw):
-        raise RuleError(f"{where} must be a list of words")
+        raise RuleError(_("{where} must be a list of words").format(where=where))
     return tuple(a.strip() for a in raw)
 
 
@@ -503,14 +528,26 @@ def _check_ladder(bids: tuple[Bid, ...], source: str) -> None:
     for bid in bids:
         for word in dict.fromkeys(word_key(w) for w in bid.spellings):
             if word in seen:
-                raise RuleError(f"{source}: {word!r} names both {seen[word].name} and {bid.name}")
+                raise RuleError(
+                    _("{source}: {word!r} names both {bid} and {other}").format(
+                        source=source, word=word, bid=seen[word].name, other=bid.name
+                    )
+                )
             seen[word] = bid
     trick_bids = [b for b in bids if not b.misere]
     for lower, higher in itertools.pairwise(trick_bids):
         if higher.tricks < lower.tricks:
             raise RuleError(
-                f"{source}: bids go lowest to highest, but {higher.name} ({higher.tricks} tricks) "
-                f"comes after {lower.name} ({lower.tricks} tricks)"
+                _(
+                    "{source}: bids go lowest to highest, but {higher} ({higher_tricks} tricks) "
+                    "comes after {lower} ({lower_tricks} tricks)"
+                ).format(
+                    source=source,
+                    higher=higher.name,
+                    higher_tricks=higher.tricks,
+                    lower=lower.name,
+                    lower_tricks=lower.tricks,
+                )
             )
 
 
@@ -518,14 +555,16 @@ def _no_unknown(raw: Mapping[str, Any], known: set[str], where: str) -> None:
     unknown = sorted(set(raw) - known)
     if unknown:
         raise RuleError(
-            f"{where}: unknown key {unknown[0]!r}; known keys: {', '.join(sorted(known))}"
+            _("{where}: unknown key {key!r}; known keys: {known}").format(
+                where=where, key=unknown[0], known=", ".join(sorted(known))
+            )
         )
 
 
 def _text(raw: Mapping[str, Any], key: str, where: str, default: str | None = None) -> str:
     value = raw.get(key, default)
     if not isinstance(value, str) or (default is None and not value.strip()):
-        raise RuleError(f"{where}: {key} must be some text")
+        raise RuleError(_("{where}: {key} must be some text").format(where=where, key=key))
     return value.strip()
 
 
@@ -534,16 +573,28 @@ def _whole(
 ) -> int:
     value = raw.get(key, default)
     if value is None:
-        raise RuleError(f"{where}: {key} is missing")
+        raise RuleError(_("{where}: {key} is missing").format(where=where, key=key))
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError(f"{where}: {key} must be a whole number, not {value!r}")
+        raise RuleError(
+            _("{where}: {key} must be a whole number, not {value!r}").format(
+                where=where, key=key, value=value
+            )
+        )
     if not low <= value <= high:
-        raise RuleError(f"{where}: {key} must be from {low} to {high}, not {value}")
+        raise RuleError(
+            _("{where}: {key} must be from {low} to {high}, not {value}").format(
+                where=where, key=key, low=low, high=high, value=value
+            )
+        )
     return value
 
 
 def _boolean(raw: Mapping[str, Any], key: str, where: str, default: bool | None = None) -> bool:
     value = raw.get(key, default)
     if not isinstance(value, bool):
-        raise RuleError(f"{where}: {key} must be true or false, not {value!r}")
+        raise RuleError(
+            _("{where}: {key} must be true or false, not {value!r}").format(
+                where=where, key=key, value=value
+            )
+        )
     return value
