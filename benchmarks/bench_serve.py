@@ -22,6 +22,9 @@ Run from the repository root: ``python benchmarks/bench_serve.py``. Everything h
   more by then) and measures it and the long one in turn, alternating which goes first;
   the ratio is each round's, and the verdict is on their median, since a machine shared
   with others moves one measure by a tenth or two (``BENCH_CPU_ROUNDS``, 3 by default).
+* ``--attacks``: only the door's attacks of #37 (benchmarks/serve_attacks.py): replays of
+  every form, 800 streams at 1,024 files and 15 viewers at 256, a `cp` restore and a
+  moved file under a running server, 200 wrong keys beside the right one. About 60 s.
 * ``--trickle``: only the attack. The server runs under ``ulimit -n 1024`` while 1,100
   connections send one header byte every 2 s; the viewers' page must still be answered
   within 2 s and the server's stderr stay under 100 lines. About 40 s.
@@ -370,7 +373,7 @@ def seed(url: str, sessions: dict[str, int]) -> dict[str, int]:
     """Sessions of that many deals each, written through the session API: their ids."""
     from napledger.core.options import DealOptions
     from napledger.core.rules import load_preset
-    from napledger.store.api import Database
+    from napledger.service.api import Database
 
     ids = {}
     with Database(url) as database, database.write() as ledger:
@@ -393,7 +396,7 @@ class Writer:
     `hand`), or through the scorekeeper's form (the server's own write)."""
 
     def __init__(self, url: str, base: str) -> None:
-        from napledger.store.api import Database
+        from napledger.service.api import Database
 
         self.database = Database(url)
         self.client = httpx2.Client(base_url=base, timeout=30)
@@ -565,10 +568,22 @@ def live(folder: Path) -> None:
         )
 
 
+def prepare(db: Path) -> None:
+    """A session of four players and three deals: what the attacks are made against."""
+    napledger(db, "new", "evening", "--players", "Ann,Ben,Cat,Dan")
+    for n in range(3):
+        napledger(db, "hand", "3", "--by", ["Ann", "Ben", "Cat"][n], "--made")
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         if "--live" in sys.argv[1:]:
             live(Path(folder))
+            return
+        if "--attacks" in sys.argv[1:]:
+            from serve_attacks import attacks
+
+            attacks(Path(folder), prepare, start, stop)
             return
         db = Path(folder) / "bench.db"
         napledger(

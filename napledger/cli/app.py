@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from contextlib import AbstractContextManager
 
     from napledger.core.options import DealOptions
-    from napledger.store.api import Database, SessionAPI, Transaction
+    from napledger.service.api import Database, SessionAPI, Transaction
     from napledger.store.views import Seated, Voided
 
 T = TypeVar("T")
@@ -163,8 +163,8 @@ class Run:
 
     def database(self, ctx: typer.Context) -> "Database":
         if self._database is None:
+            from napledger.service.api import Database
             from napledger.start import started
-            from napledger.store.api import Database
 
             started()
             self._database = Database(self.db)
@@ -333,6 +333,16 @@ def new(
     lang: Annotated[
         str | None, lang_option(_("The table's language, kept for its page and workbook."))
     ] = None,
+    expect: Annotated[
+        bool,
+        typer.Option(
+            "--expect-new",
+            help=_(
+                "Sent again: the same session made already (nothing played in it yet) is "
+                "told again, not refused."
+            ),
+        ),
+    ] = False,
 ) -> None:
     from napledger.cli import render
     from napledger.core.money import chip_value as parse_chip
@@ -343,7 +353,8 @@ def new(
     chip_value = parse_chip(chip, "--chip") if chip is not None else None
     names = [p for p in players.split(",") if p.strip()]
     with book(ctx) as tx:
-        board = tx.new_session(
+        again = tx.started_already(name, rules, names) if expect else None
+        board = again or tx.new_session(
             name, rules, names, chip_value, currency, dealer, carry_from, asked_language(ctx, lang)
         )
     render.started(board)
@@ -352,21 +363,13 @@ def new(
 @app.command(help=_("List the sessions in the database."))
 def sessions(ctx: typer.Context, as_json: JsonOpt = False) -> None:
     from napledger.cli import render
-    from napledger.store import documents
+    from napledger.service import documents
 
     with book(ctx, write=False) as tx:
         boards = tx.sessions()
         current = tx.current_id()
     if as_json:
-        emit_json(
-            {
-                "sessions": [
-                    documents.session_json(t.session)
-                    | {"current": t.session.id == current, "hands": t.hands}
-                    for t in boards
-                ]
-            }
-        )
+        emit_json(documents.sessions_json(boards, current))
     else:
         render.session_list(boards, current)
 
@@ -389,12 +392,14 @@ def use(
 @app.command(help=_("The scoreboard: every player's chips and money, and the pot."))
 def table(ctx: typer.Context, session: SessionOpt = None, as_json: JsonOpt = False) -> None:
     from napledger.cli import render
-    from napledger.store import documents
+    from napledger.service import documents
 
     with book(ctx, write=False) as tx:
-        t = tx.session(session).scoreboard()
-    if as_json:
-        emit_json(documents.table_json(t))
+        s = tx.session(session)
+        t = s.scoreboard()
+        document = documents.table_document(s) if as_json else None
+    if document is not None:
+        emit_json(document)
     else:
         render.scoreboard(t)
 
@@ -402,7 +407,7 @@ def table(ctx: typer.Context, session: SessionOpt = None, as_json: JsonOpt = Fal
 @app.command(help=_("Every deal of a session and what it paid."))
 def hands(ctx: typer.Context, session: SessionOpt = None, as_json: JsonOpt = False) -> None:
     from napledger.cli import render
-    from napledger.store import documents
+    from napledger.service import documents
 
     came = went = None  # the sessions a carried pot came from and went to, by name
     with book(ctx, write=False) as tx:
@@ -509,6 +514,18 @@ ExpectSeenOpt = Annotated[
         help=_(
             "Only if the deal is still the version shown (27, 27.2): done already is told "
             "again; changed since is refused."
+        ),
+    ),
+]
+ExpectSeatingOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--expect",
+        metavar="N",
+        parser=counted,
+        help=_(
+            "Only if the seating has changed N times so far (table --json: seating_version): "
+            "done already is told again; changed since is refused."
         ),
     ),
 ]
@@ -742,13 +759,14 @@ def join(
         ),
     ] = None,
     session: SessionOpt = None,
+    expect: ExpectSeatingOpt = None,
 ) -> None:
     from napledger.store.messages import joins
 
     change_and_show(
         ctx,
         session,
-        lambda s: s.join(player, after),
+        lambda s: s.join(player, after, expect),
         lambda n: joins(n.player),
     )
 
@@ -765,10 +783,13 @@ def leave(
         ),
     ],
     session: SessionOpt = None,
+    expect: ExpectSeatingOpt = None,
 ) -> None:
     from napledger.store.messages import leaves
 
-    change_and_show(ctx, session, lambda s: s.leave(player), lambda gone: leaves(gone.player))
+    change_and_show(
+        ctx, session, lambda s: s.leave(player, expect), lambda gone: leaves(gone.player)
+    )
 
 
 @app.command(help=_("Close a session and decide what happens to the pot (`reopen` takes it back)."))
@@ -786,6 +807,18 @@ def close(
         bool, typer.Option("--yes", "-y", help=_("Do not ask first (only a terminal asks)."))
     ] = False,
     session: SessionOpt = None,
+    expect: Annotated[
+        int | None,
+        typer.Option(
+            "--expect",
+            metavar="N",
+            parser=counted,
+            help=_(
+                "Only if the session was closed N times before (table --json: closes): "
+                "closed by this already is told again; changed since is refused."
+            ),
+        ),
+    ] = None,
 ) -> None:
     import sys
 
@@ -803,15 +836,30 @@ def close(
             typer.echo(stays_open(plan.session))
             return
     confirmed = plan
-    render.closed(change(ctx, session, lambda s: s.close(pot, confirmed)))
+    render.closed(change(ctx, session, lambda s: s.close(pot, confirmed, expect)))
 
 
 @app.command(help=_("Take back a close made by mistake: it stays in the record, voided."))
-def reopen(ctx: typer.Context, session: SessionOpt = None) -> None:
+def reopen(
+    ctx: typer.Context,
+    session: SessionOpt = None,
+    expect: Annotated[
+        int | None,
+        typer.Option(
+            "--expect",
+            metavar="N",
+            parser=counted,
+            help=_(
+                "Only to take back close N (table --json: closes): taken back already is "
+                "told again; changed since is refused."
+            ),
+        ),
+    ] = None,
+) -> None:
     from napledger.cli import render
     from napledger.store.messages import reopened
 
-    t = change(ctx, session, lambda s: s.reopen())
+    t = change(ctx, session, lambda s: s.reopen(expect))
     render.changed(t, reopened(t))
 
 

@@ -15,7 +15,7 @@ from napledger.core.words import _, ngettext, pgettext, speaking, workbook_langu
 
 if TYPE_CHECKING:
     from napledger.export.data import SessionExport
-    from napledger.store.api import Transaction
+    from napledger.service.api import Transaction
     from napledger.store.views import SessionInfo
 
 PROGRESS_FROM = 2_000  # deals; a smaller export is done before a bar would be drawn

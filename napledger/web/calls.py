@@ -1,6 +1,6 @@
 """The page's only way into the ledger: each function is one call of the session API.
 
-The same calls the CLI makes (`napledger.store.api`), so the web layer holds no rule,
+The same calls the CLI makes (`napledger.service.api`), so the web layer holds no rule,
 validation or scoring of its own; what it shows is the API's frozen data, arranged for
 the templates.
 """
@@ -20,12 +20,12 @@ from napledger.core.reading import deal_label, step_number
 from napledger.core.rules.scoring import describe
 from napledger.core.rules.texts import rule_text
 from napledger.core.words import _
-from napledger.store.api import Database, Transaction
+from napledger.service.api import Database, Transaction
 from napledger.store.messages import amended, joins, leaves, recorded, voided
 
 if TYPE_CHECKING:
     from napledger.core.rules import Rules
-    from napledger.store.kept import KeptHistory
+    from napledger.service.kept import KeptHistory
     from napledger.store.views import History, Scoreboard, Settlement, Standing
 
 T = TypeVar("T")
@@ -109,6 +109,8 @@ class Board:
     last_deal: int | None
     last_revision: int | None  # the version of the last deal shown: what amend and undo expect
     next_number: int  # the number the next deal will take: what the form expects
+    seating_version: int = 0  # changes to who sits so far: what a join or leave expects
+    closes: int = 0  # closes so far, reopened ones included: what close and reopen expect
 
     @property
     def last_label(self) -> str:
@@ -237,6 +239,8 @@ def board(
         last_revision=live[0].revision if live else None,
         # Deals are by number: the last one's, voided or not, is the highest ever used.
         next_number=(history.deals[-1].number if history.deals else 0) + 1,
+        seating_version=len(history.roster),
+        closes=len(history.closes),
     )
 
 
@@ -370,15 +374,17 @@ def amend(
     return amended(done)
 
 
-def join(database: Database, session: int, player: str, after: str | None) -> str:
+def join(
+    database: Database, session: int, player: str, after: str | None, seen: int | None = None
+) -> str:
     with writing(database) as ledger:
-        seated = ledger.session(str(session)).join(player, after)
+        seated = ledger.session(str(session)).join(player, after, expect_seating=seen)
     return joins(seated.player)
 
 
-def leave(database: Database, session: int, player: str) -> str:
+def leave(database: Database, session: int, player: str, seen: int | None = None) -> str:
     with writing(database) as ledger:
-        gone = ledger.session(str(session)).leave(player)
+        gone = ledger.session(str(session)).leave(player, expect_seating=seen)
     return leaves(gone.player)
 
 
@@ -491,17 +497,31 @@ def new_session(
     rules = with_overrides(rules, changed)
     # One name a line, as the form asks; commas too, as `--players A,B,C` takes them.
     names = [n for line in players.splitlines() for n in line.split(",") if n.strip()]
-    with writing(database) as ledger:
-        board = ledger.new_session(
-            name,
-            rules,
-            names,
-            chip_value(chip) if chip.strip() else None,
-            currency.strip() or None,
-            dealer.strip() or None,
-            carry_from.strip() or None,
-        )
+    try:
+        with writing(database) as ledger:
+            board = ledger.new_session(
+                name,
+                rules,
+                names,
+                chip_value(chip) if chip.strip() else None,
+                currency.strip() or None,
+                dealer.strip() or None,
+                carry_from.strip() or None,
+            )
+    except NapError:
+        again = started_already(database, name, rules, names)
+        if again is None:
+            raise
+        board = again  # the form sent again: its first answer, while still true
     return Started(id=board.session.id, lines=tuple(started(board)))
+
+
+def started_already(
+    database: Database, name: str, rules: Rules, names: list[str]
+) -> Scoreboard | None:
+    """The session a repeated new-session form made, while still as it was started."""
+    with database.read() as ledger:
+        return ledger.started_already(name, rules, names)
 
 
 # --- the keeper: ending a session -----------------------------------------------------
@@ -528,13 +548,18 @@ def close_plan(database: Database, session: int, pot_to: str) -> Closing:
     return Closing(close_question(plan), pot_to, plan_digest(plan))
 
 
-def close(database: Database, session: int, pot_to: str, seen: str) -> str:
-    """Close as the keeper agreed to: refused if the pot or its shares changed since."""
+def close(
+    database: Database, session: int, pot_to: str, seen: str, closes: int | None = None
+) -> str:
+    """Close as the keeper agreed to: refused if the pot or its shares changed since;
+    with `closes` (the closes the page saw), a repeat is answered as the first."""
     from napledger.core.errors import NapError
     from napledger.store.messages import close_question, closed
 
     with writing(database) as ledger:
         api = ledger.session(str(session))
+        if closes is not None and api.closes_made() != closes:
+            return closed(api.close(pot_to, expect_closes=closes))  # a repeat, or refused
         plan = api.close_plan(pot_to)
         if plan_digest(plan) != seen:
             raise NapError(
@@ -542,28 +567,35 @@ def close(database: Database, session: int, pot_to: str, seen: str) -> str:
                     "the session changed since you were asked, so it was not closed; now: {now}"
                 ).format(now=close_question(plan))
             )
-        done = api.close(pot_to, plan)
+        done = api.close(pot_to, plan, expect_closes=closes)
     return closed(done)
 
 
-def reopen(database: Database, session: int) -> str:
+def reopen(database: Database, session: int, close: int | None = None) -> str:
     from napledger.store.messages import reopened
 
     with writing(database) as ledger:
-        board = ledger.session(str(session)).reopen()
+        board = ledger.session(str(session)).reopen(expect_close=close)
     return reopened(board)
 
 
-def documents(database: Database, session: int) -> dict[str, object]:
-    """The session as `table --json`, `hands --json` and `settle --json` print it, in one."""
-    from napledger.store.documents import hands_json, settlement_json, table_json
+def documents(
+    database: Database, session: int, kept: KeptHistory | None = None
+) -> dict[str, object]:
+    """The session as `table --json`, `hands --json` and `settle --json` print it, in one;
+    with `kept` (the page's), only the deals recorded since it last looked are scored."""
+    from napledger.service.documents import hands_json, settlement_json, table_document
 
     with database.read() as ledger:
         s = ledger.session(str(session))
+        if kept is None:
+            history, settled = s.history(with_roster=False), s.settlement()
+        else:
+            history, settled = kept.read(s)
         return {
-            "table": table_json(s.scoreboard()),
-            "hands": hands_json(s.history(with_roster=False)),
-            "settle": settlement_json(s.settlement()),
+            "table": table_document(s),
+            "hands": hands_json(history),
+            "settle": settlement_json(settled),
         }
 
 

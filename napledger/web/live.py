@@ -3,7 +3,7 @@
 Nothing polls a session. A write the server makes wakes its session's watcher directly
 after the commit; a write from any other process (a terminal's `hand`, `play`, another
 table of the club's database) is heard by one listening thread for the whole server,
-through a question that reads no session (`napledger.store.watch.Changes`: SQLite's data
+through a question that reads no session (`napledger.service.watch.Changes`: SQLite's data
 version, PostgreSQL's NOTIFY). A woken watcher checks its session's fingerprint, and only
 if it moved brings its kept history up to date and renders the board once for every
 open page. Each page is then sent the board and the deals it has not seen yet, from what
@@ -23,7 +23,7 @@ from typing import Any, Generic, TypeVar
 from anyio import to_thread
 
 from napledger.core.errors import NapError
-from napledger.store.watch import Changes
+from napledger.service.watch import Changes
 
 # How often a watcher looks by itself when nothing can tell it of changes (a database
 # not made yet when the server started), and when something can: now and then all the
@@ -144,8 +144,12 @@ class Hub:
         self,
         make: Callable[[int, str], Watch],
         changes: Callable[[], Changes] | None = None,
+        check: Callable[[], None] | None = None,
     ) -> None:
         self.make = make
+        # Asked by the listening thread after each wait: a NapError says the database is
+        # no longer the one opened (another ledger, an older copy), and every page looks.
+        self.check = check
         # One watcher per session and language: a board is drawn once for all who read it
         # in the same language.
         self.watches: dict[tuple[int, str], Watch] = {}
@@ -218,7 +222,13 @@ class Hub:
     def _hear(self, changes: Changes) -> None:
         try:
             while not self.quiet.is_set():
-                if changes.wait(LISTEN_SECONDS) and self.loop is not None:
+                heard = changes.wait(LISTEN_SECONDS)
+                if self.check is not None:
+                    try:
+                        self.check()
+                    except NapError:
+                        heard = True  # the watchers find out why, and their pages end
+                if heard and self.loop is not None:
                     with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
                         self.loop.call_soon_threadsafe(self._wake)
         finally:

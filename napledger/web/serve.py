@@ -12,10 +12,10 @@ from urllib.parse import quote
 
 from napledger.core.errors import NapError
 from napledger.core.words import _, speaking
+from napledger.web.bounded import backlog, bounded_protocol, raise_file_limit
 from napledger.web.keys import organiser_key, session_key
 
 DEFAULT_PORT = 8421
-BACKLOG = 128  # also how many connections asyncio accepts at once: see bounded.py
 
 
 def lan_address() -> str:
@@ -67,7 +67,7 @@ def listen(host: str, port: int) -> socket.socket:
                 host=host, port=port, reason=error.strerror
             )
         ) from None
-    sock.listen(BACKLOG)
+    sock.listen(backlog())
     return sock
 
 
@@ -117,10 +117,11 @@ def serve(
 ) -> None:
     import uvicorn
 
-    from napledger.store.api import Database
+    from napledger.service.api import Database
     from napledger.web import calls
     from napledger.web.app import create_app
 
+    raise_file_limit()  # before the bounds are worked out from it
     # Read now, before anything listens: a bad file is one Error: line, not a broken form.
     house = calls.house_rules(rule_files)
     key = key or secrets.token_urlsafe(16)
@@ -158,12 +159,10 @@ def serve(
                 stop_live()
             super().handle_exit(sig, frame)
 
-    from napledger.web.bounded import bounded_protocol
-
     config = uvicorn.Config(
         app,
         http=bounded_protocol(),  # slow or too many connections cannot lock the table out
-        backlog=BACKLOG,
+        backlog=backlog(),
         log_level="warning",
         access_log=False,  # the scorekeeper's link would be written to the log
         timeout_graceful_shutdown=1,  # open live pages must not hold up Ctrl-C

@@ -6,6 +6,7 @@ import asyncio
 import json
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -17,10 +18,10 @@ import pytest
 
 from napledger.core.options import DealOptions
 from napledger.core.rules import load_preset
-from napledger.store.api import Database
-from napledger.store.kept import KeptHistory
-from napledger.store.watch import Changes
-from napledger.web import app, calls, live
+from napledger.service.api import Database
+from napledger.service.kept import KeptHistory
+from napledger.service.watch import Changes
+from napledger.web import calls, live, streams
 from napledger.web.calls import CHART_STEPS
 from napledger.web.chart import running_chart
 
@@ -146,7 +147,7 @@ def no_polling(monkeypatch):
 def test_a_deal_entered_on_the_keepers_page_reaches_open_pages_with_nothing_polling(
     live_server, evening, no_polling, monkeypatch
 ):
-    monkeypatch.setattr(app, "changes", lambda database: Deaf())
+    monkeypatch.setattr(streams, "changes", lambda database: Deaf())
     with httpx2.stream("GET", f"{live_server.url}/s/1/events?since=0", timeout=10) as stream:
         feed = events(stream)
         assert next(feed)["deals"] == ["1"]
@@ -227,3 +228,47 @@ def test_one_listening_thread_wakes_the_watchers_and_ends_with_the_server(no_pol
         assert not hub.listener.is_alive() and Told.closed
 
     asyncio.run(scenario())
+
+
+def test_a_backup_copied_over_the_file_ends_every_stream_and_refuses_writes(
+    live_server, evening, db_path
+):
+    """`cp b.db m.db` under a running server: same file, older contents (#37)."""
+    backup = db_path.with_name("b.db")
+    source, copy = sqlite3.connect(db_path), sqlite3.connect(backup)
+    source.backup(copy)
+    source.close()
+    copy.close()
+    subprocess.run([sys.executable, "-m", "napledger", "pass"], check=True, capture_output=True)
+    with (
+        httpx2.stream("GET", f"{live_server.url}/s/1/events", timeout=10) as board,
+        httpx2.stream("GET", f"{live_server.url}/events", timeout=10) as sessions,
+    ):
+        boards, lists = events(board), events(sessions)
+        assert next(boards)["deals"] == [] and next(lists)["html"]
+        shutil.copyfile(backup, db_path)  # the same inode, the backup's pages
+        for feed in (boards, lists):
+            ended = next(feed)
+            assert ended["event"] == "ended"
+            assert "no longer holds the ledger opened at the start" in ended["message"]
+            assert list(feed) == []
+    page = httpx2.post(
+        f"{live_server.url}/s/1/pass",
+        data={"key": live_server.key},
+        headers={"origin": live_server.url},
+        timeout=10,
+    )
+    assert "no longer holds the ledger opened at the start" in page.text
+
+
+def test_the_sessions_list_ends_with_the_reason_when_its_file_is_moved(
+    live_server, evening, db_path
+):
+    with httpx2.stream("GET", f"{live_server.url}/events", timeout=10) as stream:
+        feed = events(stream)
+        assert "fri" in next(feed)["html"]
+        os.replace(db_path, db_path.with_name("moved.db"))
+        ended = next(feed)
+        assert ended["event"] == "ended"
+        assert "no longer the database file opened at the start" in ended["message"]
+        assert list(feed) == []

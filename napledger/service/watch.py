@@ -28,7 +28,7 @@ from napledger.store.models import deals, roster, sessions
 if TYPE_CHECKING:
     import psycopg
 
-    from napledger.store.api import Database
+    from napledger.service.api import Database
 
 D = deals.c
 R = roster.c

@@ -12,8 +12,8 @@ import pytest
 from napledger.core.errors import NapError
 from napledger.core.options import DealOptions
 from napledger.core.rules import load_preset
-from napledger.store.api import Database
-from napledger.store.watch import changes
+from napledger.service.api import Database
+from napledger.service.watch import changes
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""The `--json` documents: one session's scoreboard, its deals, a settlement.
+"""The `--json` documents: the sessions, one session's scoreboard, its deals, a settlement, stats.
 
 `table --json`, `hands --json` and `settle --json` print them, and the page serves the same
 ones at `/s/N/json`, so a script reads one shape whichever it asks.
@@ -6,16 +6,20 @@ ones at `/s/N/json`, so a script reads one shape whichever it asks.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from napledger.core.history import ScoredDeal
 from napledger.core.money import money_chips, money_text
 from napledger.core.rules import Deal
 from napledger.core.rules.scoring import outcome
+from napledger.core.tally import Figures, PlayerFigures
 from napledger.core.words import speaking
 from napledger.store.views import History, Scoreboard, SessionInfo, Settlement
+
+if TYPE_CHECKING:
+    from napledger.service.api import SessionAPI
 
 
 def session_json(row: SessionInfo) -> dict[str, Any]:
@@ -29,6 +33,15 @@ def session_json(row: SessionInfo) -> dict[str, Any]:
     }
 
 
+def sessions_json(boards: list[Scoreboard], current: int | None) -> dict[str, Any]:
+    return {
+        "sessions": [
+            session_json(t.session) | {"current": t.session.id == current, "hands": t.hands}
+            for t in boards
+        ]
+    }
+
+
 def table_json(t: Scoreboard) -> dict[str, Any]:
     return {
         "session": session_json(t.session),
@@ -37,6 +50,15 @@ def table_json(t: Scoreboard) -> dict[str, Any]:
         ],
         "pot": t.pot,
         "hands": t.hands,
+    }
+
+
+def table_document(s: SessionAPI) -> dict[str, Any]:
+    """`table --json`: the board, and what a change may expect of it (the seating's
+    version for `join/leave --expect`, the closes so far for `close/reopen --expect`)."""
+    return table_json(s.scoreboard()) | {
+        "seating_version": s.seating_version(),
+        "closes": s.closes_made(),
     }
 
 
@@ -111,4 +133,57 @@ def settlement_json(done: Settlement) -> dict[str, Any]:
             }
             for p in plan
         ]
+    }
+
+
+def money_json(tally: Figures, stats: PlayerFigures) -> str | dict[str, str]:
+    """One decimal string when every session counted shares a currency; else one per currency."""
+    if len(tally.currencies) <= 1:
+        shown = max(tally.places.values(), default=0)
+        return money_text(sum(stats.money.values(), Decimal(0)), shown)
+    return {c: money_text(m, tally.places[c]) for c, m in sorted(stats.money.items())}
+
+
+def stats_json(
+    tally: Figures, rows: list[PlayerFigures], first: date | None, last: date | None
+) -> dict[str, Any]:
+    def percent(value: Decimal | None) -> str | None:
+        return None if value is None else str(value)
+
+    return {
+        "since": first.isoformat() if first else None,
+        "until": last.isoformat() if last else None,
+        "currencies": sorted(tally.currencies),
+        # When sessions value a chip differently, lifetime chips are null: only money adds up.
+        "chip_values": sorted(str(v) for v in tally.chip_values),
+        "players": [
+            {
+                "name": s.name,
+                "sessions": s.sessions,
+                "deals": s.deals,
+                "bids": s.bids.bids,
+                "made": s.bids.made,
+                "failed": s.bids.failed,
+                "made_percent": percent(s.bids.made_percent),
+                "chips": s.chips if tally.chips_add_up else None,
+                "money": money_json(tally, s),
+                "money_by_currency": {
+                    c: money_text(m, tally.places[c]) for c, m in sorted(s.money.items())
+                },
+                "biggest_win": s.biggest_win,
+                "biggest_loss": s.biggest_loss,
+                "naps_made": s.naps_made,
+                "treasure": s.treasure,
+                "by_bid": {
+                    name: {
+                        "bids": t.bids,
+                        "made": t.made,
+                        "failed": t.failed,
+                        "made_percent": percent(t.made_percent),
+                    }
+                    for name, t in s.by_bid.items()
+                },
+            }
+            for s in rows
+        ],
     }
