@@ -39,7 +39,7 @@ KEPT = {
     "D", "Tab", "N", "R", "S", "str", "int", "NAPLEDGER", "DB", "LANG", "SESSION", "KEY",
     "http", "Bicycle", "export", "hands", "serve", "sessions", "settle", "stats", "table",
     "use", "variants", "verify", "void", "pool", "two", "misere", "RUB", "PLN", "GBP",
-    "list", "x", "JSON", "Excel", "TCP",
+    "list", "x", "JSON", "Excel", "TCP", "closes",  # a key of table --json
 }  # fmt: skip
 TYPED = re.compile(
     r"`[^`]*`|--?[a-z][\w-]*(?:=\S+)?|'[^']*'|\b[a-z]+_[a-z_]+\b|\b[A-Z]+_[A-Z_]+\b|https?://\S+|(?<!\w)/\S+"
