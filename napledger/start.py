@@ -32,9 +32,13 @@ def main() -> None:
     from napledger.core.words import chosen, of_locale, use
 
     try:
-        use(chosen(asked(sys.argv[1:])))
+        lang = chosen(asked(sys.argv[1:]))
     except NapError:  # an unknown language: Typer refuses it, in the locale's language
-        use(of_locale())
+        lang = of_locale()
+    use(lang)
+    from napledger.cli.frame import speak
+
+    speak(lang)
     from napledger.cli import main as run
 
     run()

@@ -89,6 +89,7 @@ def english_after() -> Iterator[None]:
     use("en")
 
 
+ERROR_PREFIXES = ("Error: ", "Ошибка: ", "Błąd: ")  # cli/errors.py, in en, ru, pl
 POSTGRES = os.environ.get("NAPLEDGER_TEST_POSTGRES")
 
 
@@ -287,7 +288,8 @@ class Nap:
         )
         assert "Traceback" not in result.output
         lines = result.stderr.strip().splitlines()
-        assert len(lines) == 1 and lines[0].startswith("Error: "), result.stderr
+        # `Error:` in the language spoken: «Ошибка:», „Błąd:”.
+        assert len(lines) == 1 and lines[0].startswith(ERROR_PREFIXES), result.stderr
         return lines[0]
 
     def complete(self, line: str) -> list[str]:

@@ -56,8 +56,28 @@ def test_a_workbook_speaks_as_asked_else_as_its_sessions_keep() -> None:
 @pytest.mark.parametrize(
     ("lang", "forms"),
     [
-        ("ru", {1: "1 взятка", 2: "2 взятки", 5: "5 взяток", 0: "0 взяток", 11: "11 взяток"}),
-        ("pl", {1: "1 lewa", 2: "2 lewy", 5: "5 lew", 0: "0 lew", 12: "12 lew", 22: "22 lewy"}),
+        (
+            "ru",
+            {
+                1: "взята 1",
+                2: "взяты 2",
+                5: "взято 5",
+                0: "взято 0",
+                11: "взято 11",
+                21: "взята 21",
+            },
+        ),
+        (
+            "pl",
+            {
+                1: "wzięta 1",
+                2: "wzięte 2",
+                5: "wzięto 5",
+                0: "wzięto 0",
+                12: "wzięto 12",
+                22: "wzięte 22",
+            },
+        ),
         ("en", {1: "1 trick", 2: "2 tricks", 5: "5 tricks", 0: "0 tricks"}),
     ],
 )
@@ -67,6 +87,25 @@ def test_tricks_take_the_plural_form_of_their_number(lang: str, forms: dict[int,
         deal = Deal(dealer="A", seated=("A", "B", "C"), bid="one", bidder="B", tricks=tricks)
         with speaking(lang):
             assert outcome(rules, deal).endswith(f"({said})")
+
+
+@pytest.mark.parametrize(
+    "lang, said",
+    [
+        ("ru", ["без одной (взята 1)", "без двух (взято 0)", "сыграно (взяты 2)"]),
+        ("pl", ["bez jednej (wzięta 1)", "bez dwóch (wzięto 0)", "ugrana (wzięte 2)"]),
+        ("en", ["failed (1 trick)", "failed (0 tricks)", "made (2 tricks)"]),
+    ],
+)
+def test_a_failed_bid_says_how_many_short(lang: str, said: list[str]) -> None:
+    """`без двух`: two short of the bid, as a Russian table reads it; then what was taken."""
+    rules = load_preset("russian")
+    told = []
+    for tricks in (1, 0, 2):
+        deal = Deal(dealer="A", seated=("A", "B", "C"), bid="two", bidder="B", tricks=tricks)
+        with speaking(lang):
+            told.append(outcome(rules, deal))
+    assert told == said
 
 
 @pytest.mark.parametrize("lang", ["ru", "pl"])

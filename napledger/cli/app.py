@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 import typer
 
 from napledger.cli.complete import complete_bid, complete_player, complete_pot, complete_session
-from napledger.cli.errors import NapGroup
+from napledger.cli.errors import NapCommand, NapGroup
 from napledger.core.errors import NapError
-from napledger.core.words import _, checked, chosen
+from napledger.core.words import _, checked, chosen, pgettext
 from napledger.core.words import use as speak
 
 if TYPE_CHECKING:
@@ -53,6 +53,7 @@ class Commands(typer.Typer):
         return keep
 
     def command(self, *given: Any, **settings: Any) -> Callable[[Callable[..., Any]], Any]:
+        settings.setdefault("cls", NapCommand)  # its --help frame in the table's language
         declare = super().command(*given, **settings)
         name = given[0] if given else settings.get("name")
 
@@ -104,7 +105,10 @@ app = Commands(
 DbOpt = Annotated[
     str | None,
     typer.Option(
-        "--db", envvar="NAPLEDGER_DB", metavar="PATH|URL", help=_("SQLite file or database URL.")
+        "--db",
+        envvar="NAPLEDGER_DB",
+        metavar=pgettext("placeholder", "PATH|URL"),
+        help=_("SQLite file or database URL."),
     ),
 ]
 # A club's tables share one database, and so its "current session": each table names its own.
@@ -240,7 +244,10 @@ def emit_json(data: Any) -> None:
 @app.command(help=_("List the presets, or show one variant's stake table and settings."))
 def variants(
     name: Annotated[
-        str | None, typer.Argument(metavar="[NAME]", help=_("A preset or a .toml file."))
+        str | None,
+        typer.Argument(
+            metavar=pgettext("placeholder", "[NAME]"), help=_("A preset or a .toml file.")
+        ),
     ] = None,
 ) -> None:
     from napledger.core.rules import list_presets, load_preset, load_rules
@@ -262,34 +269,57 @@ def variants(
 def new(
     ctx: typer.Context,
     name: Annotated[
-        str, typer.Argument(metavar="NAME", help=_("A name for the session, e.g. friday-12-dec."))
+        str,
+        typer.Argument(
+            metavar=pgettext("placeholder", "NAME"),
+            help=_("A name for the session, e.g. friday-12-dec."),
+        ),
     ],
     players: Annotated[
         str,
         typer.Option(
-            "--players", "-p", metavar="A,B,C", help=_("Seated players in clockwise order.")
+            "--players",
+            "-p",
+            metavar=pgettext("placeholder", "A,B,C"),
+            help=_("Seated players in clockwise order."),
         ),
     ],
     variant: Annotated[
-        str, typer.Option(metavar="NAME|FILE", help=_("classic, seven-card, russian, or FILE.toml"))
+        str,
+        typer.Option(
+            metavar=pgettext("placeholder", "NAME|FILE"),
+            help=_("classic, seven-card, russian, or FILE.toml"),
+        ),
     ] = "classic",
     rule: Annotated[
         list[str] | None,
-        typer.Option("--rule", "-r", metavar="KEY=VALUE", help=_("A rule setting; repeat.")),
+        typer.Option(
+            "--rule",
+            "-r",
+            metavar=pgettext("placeholder", "KEY=VALUE"),
+            help=_("A rule setting; repeat."),
+        ),
     ] = None,
     chip: Annotated[
         str | None,
         typer.Option(
-            metavar="AMOUNT", help=_("Money one chip is worth (default 1, or the carried pot's).")
+            metavar=pgettext("placeholder", "AMOUNT"),
+            help=_("Money one chip is worth (default 1, or the carried pot's)."),
         ),
     ] = None,
     currency: Annotated[
         str | None,
-        typer.Option(metavar="CODE", help=_("Currency code shown with money, e.g. GBP.")),
+        typer.Option(
+            metavar=pgettext("placeholder", "CODE"),
+            help=_("Currency code shown with money, e.g. GBP."),
+        ),
     ] = None,
     dealer: Annotated[
         str | None,
-        typer.Option(metavar="PLAYER", help=_("Who deals first (default: the first player).")),
+        typer.Option(
+            metavar=pgettext("placeholder", "PLAYER"),
+            help=_("Who deals first (default: the first player)."),
+        ),
     ] = None,
     carry_from: Annotated[
         str | None,
@@ -399,7 +429,11 @@ def hands(ctx: typer.Context, session: SessionOpt = None, as_json: JsonOpt = Fal
 ByOpt = Annotated[
     str | None,
     typer.Option(
-        "--by", "-b", metavar="PLAYER", help=_("The bidder."), autocompletion=complete_player
+        "--by",
+        "-b",
+        metavar=pgettext("placeholder", "PLAYER"),
+        help=_("The bidder."),
+        autocompletion=complete_player,
     ),
 ]
 
@@ -501,7 +535,7 @@ RevokeOpt = Annotated[
     str | None,
     typer.Option(
         "--revoke",
-        metavar="PLAYER",
+        metavar=pgettext("placeholder", "PLAYER"),
         help=_("Who revoked (renonce)."),
         autocompletion=complete_player,
     ),
@@ -510,7 +544,7 @@ DealerOpt = Annotated[
     str | None,
     typer.Option(
         "--dealer",
-        metavar="PLAYER",
+        metavar=pgettext("placeholder", "PLAYER"),
         help=_("Who dealt (default: by rotation)."),
         autocompletion=complete_player,
     ),
@@ -519,7 +553,7 @@ PeepOpt = Annotated[
     list[str] | None,
     typer.Option(
         "--peep",
-        metavar="PLAYER",
+        metavar=pgettext("placeholder", "PLAYER"),
         help=_("A player who peeped; repeat."),
         autocompletion=complete_player,
     ),
@@ -528,14 +562,18 @@ BuyOpt = Annotated[
     list[str] | None,
     typer.Option(
         "--buy",
-        metavar="PLAYER=N",
+        metavar=pgettext("placeholder", "PLAYER=N"),
         help=_("Cards a player bought; repeat."),
         autocompletion=complete_player,
     ),
 ]
 NoteOpt = Annotated[
     str | None,
-    typer.Option("--note", metavar="TEXT", help=_('A few words to remember (amend: "" clears).')),
+    typer.Option(
+        "--note",
+        metavar=pgettext("placeholder", "TEXT"),
+        help=_('A few words to remember (amend: "" clears).'),
+    ),
 ]
 NoPeepsOpt = Annotated[bool, typer.Option("--no-peeps", help=_("Nobody peeped after all."))]
 NoBuysOpt = Annotated[bool, typer.Option("--no-buys", help=_("Nobody bought cards after all."))]
@@ -604,7 +642,9 @@ def hand(
     bid: Annotated[
         str,
         typer.Argument(
-            metavar="BID", help=_("The bid: nap, misere, 3, ..."), autocompletion=complete_bid
+            metavar=pgettext("placeholder", "BID"),
+            help=_("The bid: nap, misere, 3, ..."),
+            autocompletion=complete_bid,
         ),
     ],
     options: "DealOptions",
@@ -683,7 +723,9 @@ def amend(
     bid: Annotated[
         str | None,
         typer.Argument(
-            metavar="[BID]", help=_("A new bid, or `pass`."), autocompletion=complete_bid
+            metavar=pgettext("placeholder", "[BID]"),
+            help=_("A new bid, or `pass`."),
+            autocompletion=complete_bid,
         ),
     ] = None,
     expect: ExpectSeenOpt = None,
@@ -702,11 +744,16 @@ def amend(
 @app.command(help=_("Seat a player from the next deal."))
 def join(
     ctx: typer.Context,
-    player: Annotated[str, typer.Argument(metavar="PLAYER", help=_("The player who sits down."))],
+    player: Annotated[
+        str,
+        typer.Argument(
+            metavar=pgettext("placeholder", "PLAYER"), help=_("The player who sits down.")
+        ),
+    ],
     after: Annotated[
         str | None,
         typer.Option(
-            metavar="PLAYER",
+            metavar=pgettext("placeholder", "PLAYER"),
             help=_("Sit after this player (default: last seat)."),
             autocompletion=complete_player,
         ),
@@ -730,7 +777,9 @@ def leave(
     player: Annotated[
         str,
         typer.Argument(
-            metavar="PLAYER", help=_("The player who stands up."), autocompletion=complete_player
+            metavar=pgettext("placeholder", "PLAYER"),
+            help=_("The player who stands up."),
+            autocompletion=complete_player,
         ),
     ],
     session: SessionOpt = None,
@@ -749,7 +798,7 @@ def close(
     pot: Annotated[
         str,
         typer.Option(
-            metavar="split|carry|PLAYER",
+            metavar=pgettext("placeholder", "split|carry|PLAYER"),
             help=_("split (default), carry, or a player who takes it."),
             autocompletion=complete_pot,
         ),
@@ -774,6 +823,7 @@ def close(
     import sys
 
     from napledger.cli import render
+    from napledger.cli.ask import confirm
     from napledger.store.messages import stays_open
 
     plan = None
@@ -782,7 +832,7 @@ def close(
         with book(ctx, write=False) as tx:
             plan = tx.session(session).close_plan(pot)
         # On stderr, as an error would be: `close > log` still shows the question.
-        if not typer.confirm(render.close_question(plan), default=False, err=True):
+        if not confirm(render.close_question(plan)):
             typer.echo(stays_open(plan.session))
             return
     confirmed = plan

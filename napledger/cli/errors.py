@@ -9,14 +9,14 @@ from collections.abc import Sequence
 from typing import Any
 
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
 
 from napledger.core.errors import NapError
 from napledger.core.words import N_, _, language
 
 
 def error_line(message: str) -> str:
-    return "Error: " + " ".join(str(message).split())
+    return _("Error:") + " " + " ".join(str(message).split())
 
 
 class NapGroup(TyperGroup):
@@ -31,6 +31,12 @@ class NapGroup(TyperGroup):
             if PASS in meanings(cmd_name):
                 return super().get_command(ctx, "pass")
         return found
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        return said_params(super().get_params(ctx))
+
+    def get_usage(self, ctx: Any) -> str:
+        return said_usage(super().get_usage(ctx))
 
     def main(  # type: ignore[override]
         self,
@@ -73,6 +79,42 @@ class NapGroup(TyperGroup):
         if standalone_mode:
             sys.exit(code)
         return code
+
+
+class NapCommand(TyperCommand):
+    """A command whose `--help` frame speaks the table's language (see cli/frame.py)."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        return said_params(super().get_params(ctx))
+
+    def get_usage(self, ctx: Any) -> str:
+        return said_usage(super().get_usage(ctx))
+
+
+def said_params(params: list[Any]) -> list[Any]:
+    """Typer's own options (`--help`, `--install-completion`) told in the table's words; a
+    flag shows no type (`<bool>`): it takes no value."""
+    from napledger.cli.frame import TYPER_HELP
+
+    for param in params:
+        if getattr(param, "help", None) in TYPER_HELP:
+            param.help = _(param.help)
+        if getattr(param, "is_flag", False) and param.metavar is None:
+            param.metavar = ""
+    return params
+
+
+def said_usage(usage: str) -> str:
+    """Typer's usage line (its own copy of Click writes `Usage:` and `[OPTIONS]` without
+    gettext) in the table's words."""
+    from napledger.core.words import pgettext
+
+    head, _sep, rest = usage.partition(" ")
+    if head != "Usage:":
+        return usage
+    rest = rest.replace("[OPTIONS]", pgettext("placeholder", "[OPTIONS]"), 1)
+    rest = rest.replace("COMMAND [ARGS]...", pgettext("placeholder", "COMMAND [ARGS]..."), 1)
+    return _("Usage:") + " " + rest
 
 
 def fail(message: str, code: int) -> None:

@@ -11,7 +11,7 @@ from napledger.cli.app import app, asked_language, book, lang_option, session_re
 from napledger.cli.complete import complete_session
 from napledger.cli.dates import day_range
 from napledger.core.errors import NapError
-from napledger.core.words import _, ngettext, speaking, workbook_language
+from napledger.core.words import _, ngettext, pgettext, speaking, workbook_language
 
 if TYPE_CHECKING:
     from napledger.export.data import SessionExport
@@ -50,7 +50,7 @@ def export(
     sessions: Annotated[
         list[str] | None,
         typer.Argument(
-            metavar="[S]...",
+            metavar=pgettext("placeholder", "[S]..."),
             help=_("Session ids or names (default: the current one)."),
             autocompletion=complete_session,
         ),
@@ -58,14 +58,25 @@ def export(
     all_: Annotated[bool, typer.Option("--all", help=_("Every session."))] = False,
     since: Annotated[
         str | None,
-        typer.Option(metavar="DATE", help=_("Sessions started on or after DATE (YYYY-MM-DD).")),
+        typer.Option(
+            metavar=pgettext("placeholder", "DATE"),
+            help=_("Sessions started on or after DATE (YYYY-MM-DD)."),
+        ),
     ] = None,
     until: Annotated[
-        str | None, typer.Option(metavar="DATE", help=_("Sessions started on or before DATE."))
+        str | None,
+        typer.Option(
+            metavar=pgettext("placeholder", "DATE"), help=_("Sessions started on or before DATE.")
+        ),
     ] = None,
     output: Annotated[
         Path | None,
-        typer.Option("--output", "-o", metavar="FILE", help=_("The .xlsx file to write.")),
+        typer.Option(
+            "--output",
+            "-o",
+            metavar=pgettext("placeholder", "FILE"),
+            help=_("The .xlsx file to write."),
+        ),
     ] = None,
     force: Annotated[
         bool, typer.Option("--force", help=_("Replace the file if it already exists."))

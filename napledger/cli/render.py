@@ -66,6 +66,8 @@ def esc(text: str) -> str:
 def variant(rules: Rules) -> None:
     from rich.table import Table as RichTable
 
+    from napledger.core.rules.load import rules_to_dict, setting_said
+
     console.print(
         f"[bold]{esc(rule_text(rules.title))}[/] ({esc(rules.name)}): "
         f"{esc(rule_text(rules.description))}"
@@ -86,18 +88,16 @@ def variant(rules: Rules) -> None:
         if bid.fail_pot:
             notes.append(_("failed: +{n} to the pot").format(n=bid.fail_pot))
         if bid.toggle:
-            notes.append(f"{bid.toggle}={'on' if rules.enabled(bid) else 'off'}")
+            notes.append(f"{bid.toggle}={setting_said(rules.enabled(bid))}")
         tricks = _("none (misère)") if bid.misere else str(bid.tricks)
         grid.add_row(bid_name(bid.name), tricks, str(bid.win), str(bid.lose), "; ".join(notes))
     console.print(grid)
     settings = RichTable(title=_("Rule settings (--rule KEY=VALUE)"))
     settings.add_column(_("key"))
     settings.add_column(_("value"))
-    from napledger.core.rules.load import rules_to_dict, setting_text
-
     for key, value in sorted(rules_to_dict(rules)["settings"].items()):
         why = rules.why_absent(key)
-        settings.add_row(key, f"— ({esc(rule_text(why))})" if why else setting_text(value))
+        settings.add_row(key, f"— ({esc(rule_text(why))})" if why else setting_said(value))
     console.print(settings)
     if rules.buying != "anyone":
         count = rules.most_bought
@@ -175,6 +175,7 @@ def session_list(tables: Sequence[Scoreboard], current: int | None) -> None:
     )
     for column in ("", "id", "name", "state", "variant", "deals", "started", "players"):
         heading = {
+            "id": pgettext("session number", "id"),
             "name": _("name"),
             "state": _("state"),
             "variant": _("variant"),

@@ -5,7 +5,7 @@ from typing import Annotated
 import typer
 
 from napledger.cli.app import SessionOpt, app
-from napledger.core.words import _
+from napledger.core.words import _, pgettext
 
 
 @app.command(
@@ -26,7 +26,12 @@ def serve(
             ),
         ),
     ] = None,
-    port: Annotated[int, typer.Option("--port", min=0, max=65535, help=_("TCP port."))] = 8421,
+    port: Annotated[
+        int,
+        typer.Option(
+            "--port", min=0, max=65535, metavar=pgettext("placeholder", "PORT"), help=_("TCP port.")
+        ),
+    ] = 8421,
     key: Annotated[
         str | None,
         typer.Option(
@@ -49,19 +54,14 @@ def serve(
         list[str] | None,
         typer.Option(
             "--rules",
-            metavar="FILE.toml",
-            help="A house-rule file the organiser's new-session form offers (repeatable).",
+            metavar=pgettext("placeholder", "FILE.toml"),
+            help=_("A house-rule file the organiser's new-session form offers (repeatable)."),
         ),
     ] = None,
 ) -> None:
-    from napledger.core.words import use
     from napledger.start import started
     from napledger.web.serve import serve as run
 
     started()
-
-    # The page speaks as each request asks (words.speaking); where none does, English, not
-    # whatever language this terminal happens to speak.
-    use("en")
-
+    # The links and their labels in the terminal's language; the page as each request asks.
     run(ctx.find_root().obj.db, session, lan, port, key, host, rules or [], new_secret)

@@ -31,7 +31,7 @@ from napledger.core.errors import NapError
 from napledger.core.numbers import is_whole
 from napledger.core.rules.model import Bid, Rules
 from napledger.core.vocabulary import FAILED, MADE, PASS, REVOKE, word_key
-from napledger.core.words import language
+from napledger.core.words import _, language
 
 RESULTS = (MADE, FAILED, REVOKE)
 # What a short form says itself: typed again as an option, the two could disagree
@@ -47,6 +47,11 @@ class ShortFormError(NapError):
 def bid_words(rules: Rules) -> list[str]:
     """Every word that names a bid in these rules, in every language, switched off or not."""
     return [word for bid in rules.bids for word in bid.spellings]
+
+
+def called(name: str, rules: Rules) -> str:
+    """A bid as the table speaking now calls it (`три`, `trzy`)."""
+    return rules.bid(name).called(language())
 
 
 def is_bid(word: str, rules: Rules) -> bool:
@@ -81,7 +86,7 @@ def parse(
     try:
         words = shlex.split(line, comments=True)
     except ValueError as error:
-        raise ShortFormError(f"cannot read the line: {error}") from None
+        raise ShortFormError(_("cannot read the line: {error}").format(error=error)) from None
     if not words:
         return []
     if words[0].casefold() in commands:
@@ -90,14 +95,18 @@ def parse(
         return ["pass", *words[1:]]
     if rules is None:
         raise ShortFormError(
-            f"{words[0]!r} is not a command, and there is no session to record a deal in"
+            _("{word!r} is not a command, and there is no session to record a deal in").format(
+                word=words[0]
+            )
         )
     first, second = words[0], words[1] if len(words) > 1 else ""
     if not is_bid(first, rules) and player_for(first, players) is None:
         near = difflib.get_close_matches(first.casefold(), list(commands), n=1, cutoff=0.75)
         if near:
             raise ShortFormError(
-                f"{first!r} is not a command, a bid or a player; did you mean {near[0]}?"
+                _("{word!r} is not a command, a bid or a player; did you mean {near}?").format(
+                    word=first, near=near[0]
+                )
             )
     bid_first = is_bid(first, rules) and player_for(second, players) is not None
     player_first = player_for(first, players) is not None and is_bid(second, rules)
@@ -106,8 +115,16 @@ def parse(
         other = (bid_of(second, rules), player_for(first, players))
         if one != other:
             raise ShortFormError(
-                f"`{first} {second}` could be {one[0]} by {one[1]} or {other[0]} by {other[1]}; "
-                f"write it as `hand BID --by PLAYER ...`"
+                _(
+                    "`{typed}` could be {bid} by {player} or {other_bid} by {other_player}; "
+                    "write it as `hand BID --by PLAYER ...`"
+                ).format(
+                    typed=f"{first} {second}",
+                    bid=called(one[0], rules),
+                    player=one[1],
+                    other_bid=called(other[0], rules),
+                    other_player=other[1],
+                )
             )
     if bid_first or (is_bid(first, rules) and not player_first):
         bid, bidder = first, second
@@ -117,32 +134,46 @@ def parse(
         # The player is right; the word after it is what is wrong.
         if player_for(second, players) is not None:
             raise ShortFormError(
-                f"`{first} {second}` names two players and no bid: "
-                f"write the bid and the bidder, e.g. `3 {first} made`"
+                _(
+                    "`{typed}` names two players and no bid: "
+                    "write the bid and the bidder, e.g. `3 {player} made`"
+                ).format(typed=f"{first} {second}", player=first)
             )
-        bids = ", ".join(b.name for b in rules.enabled_bids)
+        bids = ", ".join(b.called(language()) for b in rules.enabled_bids)
         raise ShortFormError(
-            f"{second!r} is not a bid (bids: {bids}); after the player comes the bid: "
-            f"`{first} BID RESULT`"
+            _(
+                "{word!r} is not a bid (bids: {bids}); after the player comes the bid: "
+                "`{player} BID RESULT`"
+            ).format(word=second, bids=bids, player=first)
         )
     else:
         raise ShortFormError(
-            f"{first!r} is not a command, a bid or a player; type `help` for what a line can be"
+            _(
+                "{word!r} is not a command, a bid or a player; type `help` for what a line can be"
+            ).format(word=first)
         )
     if not bidder:
-        raise ShortFormError(f"say who bid {bid}: `{bid} PLAYER RESULT`, e.g. `{bid} ann made`")
+        raise ShortFormError(
+            _("say who bid {bid}: `{typed} PLAYER RESULT`, e.g. `{typed} ann made`").format(
+                bid=called(bid_of(bid, rules), rules), typed=bid
+            )
+        )
     if len(words) < 3:
         said = f"{first} {second}"
         raise ShortFormError(
-            f"say how it went: `{said} 4` (tricks taken), `{said} made`, `{said} failed` "
-            f"or `{said} revoke PLAYER`"
+            _(
+                "say how it went: `{said} 4` (tricks taken), `{said} made`, `{said} failed` "
+                "or `{said} revoke PLAYER`"
+            ).format(said=said)
         )
     restated = said_again(words[2:])
     if restated:
         raise ShortFormError(
-            f"a short form names the bidder and the result itself, so {restated} after "
-            f"`{first} {second}` would say it twice: type either `BID PLAYER RESULT` "
-            f"(e.g. `nap ann 5`) or `hand BID --by PLAYER --tricks N`"
+            _(
+                "a short form names the bidder and the result itself, so {option} after "
+                "`{typed}` would say it twice: type either `BID PLAYER RESULT` "
+                "(e.g. `nap ann 5`) or `hand BID --by PLAYER --tricks N`"
+            ).format(option=restated, typed=f"{first} {second}")
         )
     return ["hand", bid, "--by", bidder, *result(words[2:])]
 
@@ -195,11 +226,13 @@ def result(words: list[str]) -> list[str]:
         return ["--failed", *rest]
     if said == REVOKE:
         if not rest or rest[0].startswith("-"):
-            raise ShortFormError("say who revoked: `revoke PLAYER`")
+            raise ShortFormError(_("say who revoked: `revoke PLAYER`"))
         return ["--revoke", rest[0], *rest[1:]]
     raise ShortFormError(
-        f"after the bid and the bidder comes the tricks taken, made, failed or "
-        f"revoke PLAYER, not {head!r}"
+        _(
+            "after the bid and the bidder comes the tricks taken, made, failed or "
+            "revoke PLAYER, not {word!r}"
+        ).format(word=head)
     )
 
 

@@ -6,7 +6,7 @@ import typer
 
 from napledger.cli.app import JsonOpt, app, book, emit_json
 from napledger.cli.dates import day_range, parse_day
-from napledger.core.words import N_, _
+from napledger.core.words import N_, _, pgettext
 
 if TYPE_CHECKING:
     from napledger.core.tally import Figures, PlayerFigures
@@ -19,18 +19,25 @@ def stats(
     ctx: typer.Context,
     player: Annotated[
         list[str] | None,
-        typer.Option("--player", "-p", metavar="PLAYER", help=_("Only this player; repeat.")),
+        typer.Option(
+            "--player",
+            "-p",
+            metavar=pgettext("placeholder", "PLAYER"),
+            help=_("Only this player; repeat."),
+        ),
     ] = None,
     since: Annotated[
         str | None,
         typer.Option(
-            metavar="DATE", help=_("Sessions started on or after this date (YYYY-MM-DD).")
+            metavar=pgettext("placeholder", "DATE"),
+            help=_("Sessions started on or after this date (YYYY-MM-DD)."),
         ),
     ] = None,
     until: Annotated[
         str | None,
         typer.Option(
-            metavar="DATE", help=_("Sessions started on or before this date (YYYY-MM-DD).")
+            metavar=pgettext("placeholder", "DATE"),
+            help=_("Sessions started on or before this date (YYYY-MM-DD)."),
         ),
     ] = None,
     as_json: JsonOpt = False,

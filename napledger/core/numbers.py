@@ -46,8 +46,13 @@ def whole(text: str, what: str) -> int:
 
 
 def amount(text: str, what: str) -> Decimal:
-    """An amount of money a person typed: `0.05`, `2`, `.5` (digits 0-9 and one point)."""
+    """An amount of money a person typed: `0.05`, `2`, `.5` (digits 0-9 and one point);
+    at a table whose language writes a decimal comma (ru, pl) also `0,05`, as every amount
+    is printed there. (Elsewhere a comma may group thousands, so it is not read as a point.)"""
     text = text.strip()
+    own = WRITINGS.get(language())
+    if own is not None and own.decimal == "," and text.count(",") == 1 and "." not in text:
+        text = text.replace(",", ".")
     found = AMOUNT.fullmatch(text)
     if found is None:
         raise NapError(

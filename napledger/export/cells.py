@@ -21,6 +21,11 @@ if TYPE_CHECKING:  # a private module of openpyxl, needed only for annotations
     from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
 DATETIME = "yyyy-mm-dd hh:mm"
+# How Russian and Polish write a date and time (CLDR's short forms): 05.12.2026 21:40.
+LOCAL_DATETIMES = {
+    "ru": ("dd.mm.yyyy hh:mm", "%d.%m.%Y %H:%M"),
+    "pl": ("dd.mm.yyyy hh:mm", "%d.%m.%Y %H:%M"),
+}
 TIME = "hh:mm"
 CHIPS = "#,##0"
 CHANGE = "+#,##0;-#,##0;0"  # a gain with its plus, as the terminal writes it
@@ -191,7 +196,7 @@ class CellMaker:
                 return value  # plain text: openpyxl stores it as text as it is
             return self.text(clean_text(value), font=font, align=align)
         if isinstance(value, datetime):
-            return self._styled(excel_datetime(value), fmt or DATETIME, font, align)
+            return self._styled(excel_datetime(value), datetime_format(fmt), font, align)
         if isinstance(value, bool | int | Decimal):
             if fmt is None and font is None and align is None:
                 return value
@@ -230,3 +235,16 @@ class CellMaker:
         if align is not None:
             cell.alignment = align
         return cell
+
+
+def datetime_format(fmt: str | None = None) -> str:
+    """A date and time's number format: the language's own where the column asks for
+    napledger's (DATETIME), else the one asked for."""
+    if fmt not in (None, DATETIME):
+        return fmt
+    return LOCAL_DATETIMES.get(language(), (DATETIME, ""))[0]
+
+
+def datetime_text(when: datetime) -> str:
+    """A date and time written in a sentence, as the language writes it."""
+    return f"{when:{LOCAL_DATETIMES.get(language(), ('', '%Y-%m-%d %H:%M'))[1]}}"

@@ -27,11 +27,11 @@ from napledger.core.ledger import account_name
 from napledger.core.numbers import signed
 from napledger.core.rules.texts import bid_name
 from napledger.core.seating import RosterChange
-from napledger.core.words import N_, NC_, _, pgettext
-from napledger.export.cells import CHANGE, CHIPS, DATETIME, DealNumber, money_format
+from napledger.core.words import N_, NC_, _, ngettext, pgettext
+from napledger.export.cells import CHANGE, CHIPS, DATETIME, DealNumber, money_format, money_label
 from napledger.export.data import DealRow, LedgerRow, SessionExport
 from napledger.export.evening import evening
-from napledger.export.sheet import MONEY, SIGNED, Column, Sheet, width_of
+from napledger.export.sheet import MONEY, SIGNED, Column, Sheet, header_room, width_of
 
 PROGRESS_EVERY = 500  # deals between two progress calls
 _NAME_CAP = 10  # characters of a name column on the Deals sheet: a longer name is cut
@@ -170,7 +170,7 @@ def write_history(
         history.evenings.append(series)
         for session in part.sessions:
             part_of[id(session)] = series
-    deals.set_widths(_deal_widths(sessions, columns), columns, header_cap=_PLAYER_CAP + 2)
+    deals.set_widths(_deal_widths(sessions, columns), columns, header_cap=_player_cap())
     ledger.set_widths(_ledger_widths(sessions), LEDGER_COLUMNS)
     balance.set_widths(
         [_session_width(sessions), *(width_of(c.shown) + 3 for c in balance_columns[1:])],
@@ -464,21 +464,44 @@ def _deal_widths(sessions: Sequence[SessionExport], columns: Sequence[Column]) -
     bid = max((len(st.bid) for s in sessions for st in s.stakes), default=6)
     guesses = {
         "Session": _session_width(sessions),
-        "Deal": 4,
+        # A deal's number, or the close's row label in the language («закрытие»).
+        "Deal": max(4, len(reading.pot_row_label(reading.CLOSE))),
         "Revision": 8,
         "Recorded at": 16,
-        "Status": len("replaced"),
+        "Status": max(len(pgettext("deal status", s)) for s in ("live", "voided", "replaced")),
         "Dealer": name,
         "Bidder": name,
         "Bid": bid,
-        "Outcome": len("made (5 tricks)") - 1,
+        "Outcome": len(ngettext("made ({n} trick)", "made ({n} tricks)", 5)) - 1,
         "Peeps, buys": _NAME_CAP,
         "Pot": 4,
         "Time": 5,
         "Note": 12,
     }
-    # A player's change, money and total: numbers, a few characters wide.
-    return [guesses.get(c.header, 6) + 1 for c in columns]
+    # A player's change, money and total: numbers, a few characters wide; the money as
+    # wide as the largest a deal could pay, written the language's way («−110,00 ₽»).
+    money = _money_width(sessions)
+    return [money if c.fmt == SIGNED else guesses.get(c.header, 6) + 1 for c in columns]
+
+
+def _money_width(sessions: Sequence[SessionExport]) -> float:
+    """Room for the most money one deal could move for a player: every stake paid by or
+    to the whole table, twice over (a napoleon doubling the pot), or a session's total."""
+    widest = 6.0
+    for s in sessions:
+        stake = max((max(st.win, st.lose) + st.fail_pot for st in s.stakes), default=1)
+        chips = max(stake * len(s.players) * 2, *(abs(c) for c in s.chips.values()), s.pot)
+        said = money_label(Decimal(-chips) * s.chip_value, s.currency, s.chip_value)
+        widest = max(widest, len(said) + 2.0)
+    return widest
+
+
+def _player_cap() -> float:
+    """How wide a player's number column may grow for its header: a short name, and the
+    longest word the language puts beside it («изменение», „pieniądze”) unbroken."""
+    said = (_("{player} change"), _("{player} money"), _("{player} total"))
+    words = [w for text in said for w in text.replace("{player}", " ").split()]
+    return max(_PLAYER_CAP + 2, *(header_room(w) for w in words))
 
 
 def _session_width(sessions: Sequence[SessionExport]) -> int:

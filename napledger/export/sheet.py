@@ -112,7 +112,9 @@ class Sheet:
         """
         widths = list(widths)
         for index, column in enumerate(columns[: len(widths)]):
-            widths[index] = max(widths[index], min(header_room(column.shown), header_cap))
+            # Only a name is capped: a word of the language ("Назначение") always fits.
+            cap = _MAX_WIDTH if column.translated else header_cap
+            widths[index] = max(widths[index], min(header_room(column.shown), cap))
             if column.indent:  # the indent takes room from the text ("replaced" touched "Dan")
                 widths[index] += _INDENT_ROOM
         self._widths = [min(max(width, _MIN_WIDTH), _MAX_WIDTH) for width in widths]
@@ -336,7 +338,16 @@ def _body_alignment(column: Column, value: object) -> Alignment | None:
 
 def header_room(header: str) -> float:
     """The width a header's column needs so that wrapping never breaks one of its words."""
-    return max((len(word) for word in header.split()), default=0) + _WORD_ROOM
+    return max((_bold_width(word) for word in header.split()), default=0) + _WORD_ROOM
+
+
+# Letters a bold header draws much wider than a digit (the unit of a column's width):
+# «Играющий» broke mid-word in a column its letter count fitted.
+_WIDE = frozenset("mwMWшщжюмыфШЩЖЮМЫФДŁ")
+
+
+def _bold_width(word: str) -> float:
+    return sum(1.4 if c in _WIDE else 1.0 for c in word)
 
 
 def _lines(text: str, width: float) -> int:

@@ -15,6 +15,7 @@ from openpyxl.utils import get_column_letter
 
 from napledger.core.ledger import POT, account_name
 from napledger.core.reading import deals_counted, shares_said
+from napledger.core.rules.load import setting_said
 from napledger.core.rules.texts import bid_name, rule_text
 from napledger.core.words import N_, NC_, _, language, ngettext, pgettext
 from napledger.export.cells import (
@@ -22,6 +23,7 @@ from napledger.export.cells import (
     CHIPS,
     DATETIME,
     Formula,
+    datetime_text,
     excel_datetime,
     money_format,
     money_label,
@@ -57,7 +59,12 @@ STAKE_COLUMNS = (
     Column(N_("Failed: pays each opponent"), CHIPS),
     Column(N_("What it does to the pot"), indent=True),
 )
-SETTING_COLUMNS = (Column(N_("Setting")), Column(N_("Value")), Column(N_("What it does")))
+# The note set in, clear of a number in the value column to its left ("6with 6 or more").
+SETTING_COLUMNS = (
+    Column(N_("Setting")),
+    Column(N_("Value")),
+    Column(N_("What it does"), indent=True),
+)
 
 
 def evening_title(sessions: Sequence[SessionExport]) -> str:
@@ -305,9 +312,9 @@ def _write_sessions_table(
 
 def _session_line(session: SessionExport, live: tuple[int, int]) -> str:
     chip = money_label(session.chip_value, session.currency, session.chip_value)
-    started = _("started {when}").format(when=f"{excel_datetime(session.created):%Y-%m-%d %H:%M}")
+    started = _("started {when}").format(when=datetime_text(excel_datetime(session.created)))
     if session.closed:
-        closed = _("closed {when}").format(when=f"{excel_datetime(session.closed):%Y-%m-%d %H:%M}")
+        closed = _("closed {when}").format(when=datetime_text(excel_datetime(session.closed)))
     else:
         closed = _("open")
     deals = deals_counted(*live)
@@ -399,11 +406,9 @@ def stake_note(stake: StakeRow, pot_fail_doubles: bool) -> str:
 
 def _setting_text(value: object) -> object:
     """On or off for a switch; a number stays a number, to compute with."""
-    if value is True:
-        return _("on")
-    if value is False or value == "off":
-        return _("off")
-    return value if isinstance(value, int) else str(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    return setting_said(value)
 
 
 def setting_note(key: str, value: object, settings: Mapping[str, object]) -> str:

@@ -108,14 +108,20 @@ def resolve_url(db: str | None) -> str:
     value = db or os.environ.get("NAPLEDGER_DB") or default_url()
     if any(ord(c) < 32 or ord(c) == 127 for c in value):
         # A stray newline would silently start a second ledger in a file nobody can find.
-        raise NapError(f"the database path {value!r} has a control character in it")
+        raise NapError(
+            _("the database path {path!r} has a control character in it").format(path=value)
+        )
     if "://" in value:
         return value
     try:
         path = Path(value).expanduser()
     except RuntimeError:  # ~nosuchuser/…
         user = value.split("/", 1)[0]
-        raise NapError(f"no home folder for {user} in the database path {value!r}") from None
+        raise NapError(
+            _("no home folder for {user} in the database path {path!r}").format(
+                user=user, path=value
+            )
+        ) from None
     return f"sqlite:///{path}"
 
 
@@ -134,16 +140,22 @@ def make_engine(url: str, write: bool, opened: OpenedFile | None = None) -> Engi
     try:
         parsed = make_url(url)
     except exc.ArgumentError:
-        raise NapError(f"cannot understand the database address {url!r}") from None
+        raise NapError(
+            _("cannot understand the database address {url!r}").format(url=url)
+        ) from None
     if parsed.get_backend_name() not in ("sqlite", "postgresql"):
         raise NapError(
-            f"napledger keeps its book in SQLite or PostgreSQL, not {parsed.get_backend_name()}"
+            _("napledger keeps its book in SQLite or PostgreSQL, not {backend}").format(
+                backend=parsed.get_backend_name()
+            )
         )
     if not parsed.drivername.startswith("sqlite"):
         try:
             engine = create_engine(url)
         except (exc.ArgumentError, ImportError) as error:
-            raise NapError(f"cannot use database {describe(url)!r}: {error}") from None
+            raise NapError(
+                _("cannot use database {url!r}: {why}").format(url=describe(url), why=error)
+            ) from None
         if engine.dialect.name == "postgresql":
             _postgres_in_utc(engine)
             if write:
@@ -152,10 +164,16 @@ def make_engine(url: str, write: bool, opened: OpenedFile | None = None) -> Engi
     if parsed.query:
         # SQLite's own options (timeout, uri, mode, …) are napledger's to set.
         options = "&".join(f"{k}={v}" for k, v in parsed.query.items())
-        raise NapError(f"napledger sets SQLite's options itself; drop ?{options} from {url!r}")
+        raise NapError(
+            _("napledger sets SQLite's options itself; drop ?{options} from {url!r}").format(
+                options=options, url=url
+            )
+        )
     if not parsed.database or parsed.database == ":memory:":
         raise NapError(
-            f"{url!r} is a database in memory, gone when the command ends; give a file path"
+            _(
+                "{url!r} is a database in memory, gone when the command ends; give a file path"
+            ).format(url=url)
         )
     path = sqlite_path(parsed.database, write)
     engine = create_engine(
@@ -175,11 +193,17 @@ def sqlite_path(given: str, write: bool) -> str:
         info = None
     except OSError as error:
         if error.errno == errno.ENAMETOOLONG:
-            raise NapError(f"the database path is too long ({len(str(path))} characters)") from None
-        raise NapError(f"cannot use {path}: {error.strerror}") from None
+            raise NapError(
+                _("the database path is too long ({n} characters)").format(n=len(str(path)))
+            ) from None
+        raise NapError(
+            _("cannot use {path}: {why}").format(path=path, why=error.strerror)
+        ) from None
     if info is not None and path.is_dir():
         raise NapError(
-            f"{path} is a folder; give the database a file name, e.g. {path / 'napledger.db'}"
+            _("{path} is a folder; give the database a file name, e.g. {file}").format(
+                path=path, file=path / "napledger.db"
+            )
         )
     if info is not None:
         _one_name(path, info.st_nlink)
@@ -187,7 +211,9 @@ def sqlite_path(given: str, write: bool) -> str:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as error:
-            raise NapError(f"cannot create {path.parent}: {error.strerror}") from None
+            raise NapError(
+                _("cannot create {path}: {why}").format(path=path.parent, why=error.strerror)
+            ) from None
     else:
         # A read on a database that does not exist yet should not create it.
         raise NapError(
@@ -199,8 +225,10 @@ def sqlite_path(given: str, write: bool) -> str:
 def _one_name(path: Path | str, links: int) -> None:
     if links > 1:
         raise NapError(
-            f"{path} has {links} hard links; SQLite keeps a separate journal per name, so "
-            f"writes through two names get lost: keep one name (copy the file, don't link it)"
+            _(
+                "{path} has {links} hard links; SQLite keeps a separate journal per name, so "
+                "writes through two names get lost: keep one name (copy the file, don't link it)"
+            ).format(path=path, links=links)
         )
 
 

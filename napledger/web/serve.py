@@ -11,7 +11,7 @@ from types import FrameType
 from urllib.parse import quote
 
 from napledger.core.errors import NapError
-from napledger.core.words import _
+from napledger.core.words import _, speaking
 from napledger.web.bounded import backlog, bounded_protocol, raise_file_limit
 from napledger.web.keys import kept_secret, organiser_key, session_key
 
@@ -210,7 +210,10 @@ def serve(
         timeout_graceful_shutdown=1,  # open live pages must not hold up Ctrl-C
     )
     try:
-        Server(config).run(sockets=[sock])
+        # The page speaks as each request asks (words.speaking); where none does, English,
+        # not the language this terminal speaks, which the lines printed here keep.
+        with speaking("en"):
+            Server(config).run(sockets=[sock])
     except KeyboardInterrupt:
         pass
     finally:

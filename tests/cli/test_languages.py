@@ -13,7 +13,7 @@ RU = ("Борис", "Гена", "Аня", "Вера")
 EVENING = (*RU, "Дима")  # with the player who joins
 PL = ("Łukasz", "Zofia", "Wojtek", "Ania")
 
-# Words that stay as they are in every language: the `Error:` every script greps for, the
+# Words that stay as they are in every language: the
 # program's name,
 # and (stripped before the check) what a person types — commands in backticks, options,
 # quoted typed values — and the rule keys `variants` names.
@@ -95,20 +95,20 @@ def test_a_russian_evening_reads_in_russian(nap, russian):
     board = nap("table").stdout
     assert english_words(board, EVENING) == [], board
     assert "пятница · Наполеон · 5 сдач" in board  # six recorded, the last one undone
-    assert "коробка" in board and "деньги ₽" in board and "Следующим сдаёт" in board
+    assert "коробка" in board and "деньги ₽" in board and "Следующую сдачу сдаёт" in board
     assert "\u22122\u00a0000,00" in board  # a loss of 20 chips of 100 ₽, as Russian writes it
     hands = nap("hands").stdout
     assert english_words(hands, EVENING) == [], hands
-    for said in ("сыграно (4 взятки)", "без", "сыграно (1 взятка)", "без (0 взяток)"):
+    for said in ("сыграно (взяты 4)", "без", "сыграно (взята 1)", "без двух (взято 0)"):
         assert said in hands
     assert "все спасовали" in hands and "Дима садится на место 5" in hands
     assert "Вера встаёт из-за стола" in hands and "отменена" in hands
     settle = nap("settle").stdout
     assert english_words(settle, EVENING) == [], settle
-    assert "Расчёт — пятница" in settle and "платит" in settle
+    assert "Расчёт — пятница" in settle and "→ Аня:" in settle
     closed = nap("close --yes").stdout
     assert english_words(closed, EVENING) == [], closed
-    assert "Партия пятница закрыта. Коробка:" in closed
+    assert "Партия «пятница» закрыта. Коробка:" in closed
 
 
 def test_the_scoreboard_counts_deals_in_the_right_form(nap, russian):
@@ -179,7 +179,7 @@ def test_every_error_of_a_russian_evening_is_in_russian(nap, russian):
         assert "закрыта" in said
     nap(f"new суббота --players {','.join(RU)} --variant russian")
     said = nap.fails("undo")
-    assert said == "Error: в 'суббота' нечего отменять"
+    assert said == "Ошибка: в партии 'суббота' нечего отменять"
 
 
 def test_a_polish_evening_reads_in_polish(nap, polish):
@@ -194,7 +194,7 @@ def test_a_polish_evening_reads_in_polish(nap, polish):
     assert "5 rozdań" in board and "pula" in board and "zł" in board
     hands = nap("hands").stdout
     assert untranslated(hands, "pl", PL) == [], hands
-    for said in ("ugrana (5 lew)", "przegrana (2 lewy)", "Wojtek podgląda", "Zofia trzy"):
+    for said in ("ugrana (wzięto 5)", "bez jednej (wzięte 2)", "podgląda", "Zofia trzy"):
         assert said in hands
     settle = nap("settle").stdout
     assert untranslated(settle, "pl", PL) == [], settle
@@ -219,16 +219,16 @@ def test_one_lewa_two_lewy_five_lew(nap, polish):
     nap("hand three --by Wojtek --tricks 2")
     nap("hand nap --by Ania --tricks 5")
     hands = nap("hands").stdout
-    assert "(1 lewa)" in hands and "(2 lewy)" in hands and "(5 lew)" in hands
+    assert "(wzięta 1)" in hands and "(wzięte 2)" in hands and "(wzięto 5)" in hands
 
 
 def test_lang_and_napledger_lang_win_over_the_locale(nap, russian, monkeypatch):
     nap(f"new язык --players {','.join(RU)} --variant russian")
-    assert "Следующим сдаёт" in nap("table").stdout
-    assert "Następny rozdaje" in nap("--lang pl table").stdout
+    assert "Следующую сдачу сдаёт" in nap("table").stdout
+    assert "W następnym rozdaniu rozdaje" in nap("--lang pl table").stdout
     assert "Next to deal" in nap("--lang en table").stdout
     monkeypatch.setenv("NAPLEDGER_LANG", "pl")
-    assert "Następny rozdaje" in nap("table").stdout
+    assert "W następnym rozdaniu rozdaje" in nap("table").stdout
     monkeypatch.setenv("LC_ALL", "de_DE.UTF-8")
     monkeypatch.delenv("NAPLEDGER_LANG")
     assert "Next to deal" in nap("table").stdout  # a language napledger does not speak
@@ -255,7 +255,7 @@ def test_a_session_keeps_the_language_it_was_started_in(nap, db_path):
     assert kept == {"ру": "ru", "pl": "pl", "bez": None}
     # `new --lang ru` also says its own lines in Russian.
     said = nap("new ещё --players Борис,Гена,Аня --variant russian --lang ru").stdout
-    assert "Партия ещё (№4) начата: Наполеон" in said
+    assert "Партия «ещё» (№4) начата: Наполеон" in said
 
 
 def test_help_is_translated_where_typer_takes_it(tmp_path):
@@ -283,7 +283,7 @@ def test_help_is_translated_where_typer_takes_it(tmp_path):
         text=True,
         check=True,
     ).stdout
-    assert "Ile lew wziął deklarujący." in said
+    assert "Ile lew wziął licytant." in said
 
 
 @pytest.mark.parametrize(

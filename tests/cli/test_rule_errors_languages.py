@@ -23,7 +23,19 @@ LINES = [
 def test_a_mistaken_game_is_told_in_the_tables_language(nap, monkeypatch, lang, line):
     monkeypatch.setenv("NAPLEDGER_LANG", lang)
     said = nap.fails(line)
-    keys = ("pool", "two", "on", "off", "free", "pays", "never", "classic", "russian", "seven-card")
+    keys = (
+        "pool",
+        "two",
+        "misere",
+        "on",
+        "off",
+        "free",
+        "pays",
+        "never",
+        "classic",
+        "russian",
+        "seven-card",
+    )
     assert untranslated(said, lang, ("А", "Б", "В", *keys)) == [], (
         said
     )  # keys are typed as they are

@@ -4,6 +4,7 @@ chart's titles and the money's number formats (read back with openpyxl)."""
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
 import openpyxl
 import pytest
@@ -65,8 +66,8 @@ def test_a_workbook_exported_with_lang_ru_is_russian(nap, tmp_path):
     assert "Проверка: сумма равна нулю" in summary and "Расчёт: 3 платежа" in summary
     assert any(t.startswith("Наполеон · фишка стоит 12,50\u00a0₽") for t in summary)
     deals = sheets["Сдачи"]
-    assert "сыграно (3 взятки)" in deals and "сыграно (1 взятка)" in deals
-    assert "без (0 взяток)" in deals and "отменена" in deals and "наполеон" in deals
+    assert "сыграно (взяты 3)" in deals and "сыграно (взята 1)" in deals
+    assert "без одной (взято 0)" in deals and "отменена" in deals and "наполеон" in deals
     wb = openpyxl.load_workbook(out)
     formats = {c.number_format for ws in wb.worksheets for row in ws.iter_rows() for c in row}
     assert '[$-419]#,##0.00 "₽"' in formats
@@ -97,7 +98,7 @@ def test_a_polish_workbook_writes_zloty_the_polish_way(nap, tmp_path):
     wb = openpyxl.load_workbook(out)
     assert wb.sheetnames == ["Podsumowanie", "Wykres", "Rozdania", "Zasady", "Księga", "Salda"]
     deals = texts(out)["Rozdania"]
-    assert "ugrana (5 lew)" in deals and "przegrana (2 lewy)" in deals
+    assert "ugrana (wzięto 5)" in deals and "bez jednej (wzięte 2)" in deals
     formats = {c.number_format for row in wb["Podsumowanie"].iter_rows() for c in row}
     assert '[$-415]#,##0.00 "zł"' in formats
 
@@ -113,3 +114,41 @@ def test_the_english_workbook_is_unchanged_by_another_language_s_run(nap, tmp_pa
     assert wb.sheetnames == ["Summary", "Chart", "Deals", "Rules", "Ledger", "Balance"]
     formats = {c.number_format for row in wb["Summary"].iter_rows() for c in row}
     assert '#,##0.00 "₽"' in formats
+
+
+@pytest.mark.parametrize("lang", ["ru", "pl"])
+def test_every_column_holds_its_words_and_amounts_in_the_language(nap, tmp_path, lang):
+    """No header word broken mid-way, no `###`, no cut cell: each column is at least as
+    wide as the longest word of its header and as the widest amount or label it holds,
+    as the language writes them (a digit is the unit of a column's width)."""
+    from napledger.core.words import speaking
+    from napledger.export.cells import money_label
+    from napledger.export.sheet import header_room
+
+    evening(nap, f" --lang {lang}")
+    nap("hand napoleon --by Вера --tricks 5")
+    nap("close --yes")
+    out = tmp_path / f"{lang}.xlsx"
+    nap(f"export -o {out}")
+    wb = openpyxl.load_workbook(out)
+    ws = wb.worksheets[2]  # the deals
+    widths = {c: d.width for c, d in ws.column_dimensions.items()}
+    header = [c for c in ws[1] if c.value]
+    with speaking(lang):
+        for cell in header:
+            assert widths[cell.column_letter] >= header_room(str(cell.value)) - 0.01, cell.value
+        for row in ws.iter_rows(min_row=2):
+            for cell in row:
+                if isinstance(cell.value, str):  # a label in a column of numbers: «закрытие»
+                    shown = len(cell.value)
+                elif "₽" in cell.number_format or "zł" in cell.number_format:
+                    shown = len(money_label(Decimal(cell.value), "RUB", Decimal("12.5")))
+                else:
+                    continue
+                if cell.column_letter in widths and ws[f"{cell.column_letter}1"].value:
+                    numeric = cell.column_letter not in ("A", "D", "E", "F", "G", "H", "J")
+                    if numeric:
+                        assert widths[cell.column_letter] >= shown + 1, (
+                            cell.coordinate,
+                            cell.value,
+                        )

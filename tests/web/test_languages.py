@@ -64,7 +64,7 @@ def test_a_russian_browser_reads_a_russian_evening_in_russian(client, nap, heade
         assert untranslated(shown_text(page), "ru", RU) == [], name
     viewers = pages(client, header)["viewers"]
     assert '<html lang="ru">' in viewers
-    assert "Следующим сдаёт" in viewers and "Коробка" in viewers and "4 сдачи" in viewers
+    assert "Следующую сдачу сдаёт" in viewers and "Коробка" in viewers and "4 сдачи" in viewers
     assert "\u22122\u00a0200,00\u00a0₽" in viewers
     assert "pot" not in shown_text(
         viewers
@@ -161,7 +161,7 @@ def test_serve_prints_its_links_in_the_terminals_language(capsys):
     with speaking("ru"):
         announce("http://h/s/1", "http://h/s/1/keep?key=k", "http://h/?key=o", lan=False)
     said = capsys.readouterr().out
-    assert "Зрители (только просмотр):" in said and "Счётчик (секрет):" in said
+    assert "Зрители (только просмотр):" in said and "Записывающий (тайная ссылка):" in said
     assert untranslated(re.sub(r"http\S+|Ctrl-C", " ", said), "ru") == []
     # One column of links, however long the language's labels.
     assert len({line.index("http") for line in said.splitlines() if "http" in line}) == 1

@@ -21,7 +21,7 @@ from napledger.core.numbers import is_whole
 from napledger.core.rules.model import Bid, Rules, Settings, fold
 from napledger.core.rules.texts import game_name, rule_text
 from napledger.core.vocabulary import SAID, meanings, word_key
-from napledger.core.words import _
+from napledger.core.words import LANGUAGES, NC_, _, catalog, pgettext
 
 # Settings every variant has, with the defaults a house rule file gets when it is silent.
 BOOL_SETTINGS = ("pool", "pool_fail_doubles", "pass_doubles")
@@ -124,16 +124,20 @@ def read_rule_file(path: str) -> str:
         ) from None
     with os.fdopen(fd, "rb") as file:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise RuleError(f"rule file {path} is not a regular file")
+            raise RuleError(_("rule file {path} is not a regular file").format(path=path))
         data = file.read(MAX_RULE_FILE + 1)
     if len(data) > MAX_RULE_FILE:
         raise RuleError(
-            f"rule file {path} is over {MAX_RULE_FILE // 1024} KB; a rule file is a page"
+            _("rule file {path} is over {kb} KB; a rule file is a page").format(
+                path=path, kb=MAX_RULE_FILE // 1024
+            )
         )
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise RuleError(f"cannot read rule file {path}: {exc}") from None
+        raise RuleError(
+            _("cannot read rule file {path}: {why}").format(path=path, why=exc)
+        ) from None
 
 
 def parse_rules(text: str, source: str = "rule file") -> Rules:
@@ -146,7 +150,9 @@ def parse_rules(text: str, source: str = "rule file") -> Rules:
             _("{source} is not valid TOML: {why}").format(source=source, why=exc)
         ) from None
     except RecursionError:
-        raise RuleError(f"{source} is nested too deeply to be a rule file") from None
+        raise RuleError(
+            _("{source} is nested too deeply to be a rule file").format(source=source)
+        ) from None
     rules = _for_new_sessions(rules_from_dict(data, source), source)
     _check_words(rules, source)
     return rules
@@ -176,11 +182,14 @@ def _check_words(rules: Rules, source: str) -> None:
     for what, text, limit in words:
         allowed = "\n\t" if what == "description" else ""  # a description may run to lines
         if any(unicodedata.category(c).startswith("C") and c not in allowed for c in text):
-            raise RuleError(f"{source}: {what} {text[:40]!r} has control characters in it")
+            said = _("the {what} {name!r} has control characters in it")
+            raise RuleError(f"{source}: " + said.format(what=what, name=text[:40]))
         if text and not fold(text):
-            raise RuleError(f"{source}: {what} {text!r} has only accent marks, no letters")
+            said = _("the {what} {name!r} has only accent marks, no letters")
+            raise RuleError(f"{source}: " + said.format(what=what, name=text))
         if len(text) > limit:
-            raise RuleError(f"{source}: {what} {text[:20]!r}… is longer than {limit} characters")
+            said = _("the {what} {name!r}… is longer than {limit} characters")
+            raise RuleError(f"{source}: " + said.format(what=what, name=text[:20], limit=limit))
 
 
 def rules_to_dict(rules: Rules) -> dict[str, Any]:
@@ -213,15 +222,46 @@ def _bid_to_dict(bid: Bid) -> dict[str, Any]:
 
 
 def setting_text(value: Any) -> str:
-    """A setting's value as `--rule KEY=VALUE` takes it (and `variants` shows it)."""
+    """A setting's value as `--rule KEY=VALUE` takes it in English (and --json gives it)."""
     if value is None or value is False:
         return "off"
     return "on" if value is True else str(value)
 
 
+# A setting's worded values, shown in the table's language (`вкл`, `wył.`); each language's
+# word is taken back when typed (`--rule pool=вкл`), as the English one is.
+VALUE_WORDS = (
+    NC_("rule value", "on"),
+    NC_("rule value", "off"),
+    NC_("rule value", "free"),
+    NC_("rule value", "pays"),
+    NC_("rule value", "never"),
+)
+
+
+def setting_said(value: Any) -> str:
+    """A setting's value as `variants` and the workbook show it, in the language spoken."""
+    text = setting_text(value)
+    return pgettext("rule value", text) if text in VALUE_WORDS else text
+
+
+def _value_key(word: str) -> str:
+    return word_key(word).rstrip(".")
+
+
+@cache
+def _typed_values() -> dict[str, str]:
+    """Every language's word for a worded value, to the English one `_parse_value` reads."""
+    return {
+        _value_key(catalog(lang).pgettext("rule value", english)): english
+        for lang in LANGUAGES
+        for english in VALUE_WORDS
+    }
+
+
 def rules_from_dict(data: Mapping[str, Any], source: str = "rules") -> Rules:
     if not isinstance(data, Mapping):
-        raise RuleError(f"{source}: expected a table of rules")
+        raise RuleError(_("{source}: expected a table of rules").format(source=source))
     _no_unknown(data, TOP_KEYS | {"settings", "bids", "absent"}, source)
     name = _text(data, "name", source)
     hand_size = _whole(data, "hand_size", source, low=1, high=13)
@@ -230,17 +270,23 @@ def rules_from_dict(data: Mapping[str, Any], source: str = "rules") -> Rules:
     pack = _whole(data, "pack", source, low=1, high=104, default=52)
     if max_players * hand_size > pack:
         raise RuleError(
-            f"{source}: {max_players} players of {hand_size} cards need more than a {pack}-card pack"
+            _(
+                "{source}: {players} players of {cards} cards need more than a {pack}-card pack"
+            ).format(source=source, players=max_players, cards=hand_size, pack=pack)
         )
     raw_bids = data.get("bids")
     if not isinstance(raw_bids, list) or not raw_bids:
-        raise RuleError(f"{source}: needs at least one [[bids]] entry")
+        raise RuleError(_("{source}: needs at least one [[bids]] entry").format(source=source))
     bids = tuple(_bid(b, f"{source}: bids[{i + 1}]", hand_size) for i, b in enumerate(raw_bids))
     _check_ladder(bids, source)
     settings = _settings(data.get("settings", {}), bids, source)
     buying = _text(data, "buying", source, default="anyone")
     if buying not in BUYING:
-        raise RuleError(f"{source}: buying is one of {', '.join(BUYING)}, not {buying!r}")
+        raise RuleError(
+            _("{source}: buying is one of {choices}, not {value!r}").format(
+                source=source, choices=", ".join(BUYING), value=buying
+            )
+        )
     return Rules(
         name=name,
         title=_text(data, "title", source, default=name),
@@ -261,7 +307,9 @@ def _absent(raw: Any, source: str) -> tuple[tuple[str, str], ...]:
     """The settings a game does not have, each with the one line that says why."""
     where = f"{source}: [absent]"
     if not isinstance(raw, Mapping):
-        raise RuleError(f'{where} must be a table of setting = "why the game has none"')
+        raise RuleError(
+            _('{where} must be a table of setting = "why the game has none"').format(where=where)
+        )
     _no_unknown(raw, set(SETTING_DEFAULTS), where)
     return tuple((key, _text(raw, key, where)) for key in sorted(raw))
 
@@ -276,8 +324,9 @@ def _for_new_sessions(rules: Rules, source: str) -> Rules:
     sits_out = rules.settings.dealer_sits_out_from
     if sits_out is not None and sits_out < FEWEST_TO_SIT_OUT:
         raise RuleError(
-            f"{source}: dealer_sits_out_from is off or from {FEWEST_TO_SIT_OUT} to 11 players, "
-            f"not {sits_out}"
+            _("{where}: {key} is off or from {low} to 11 players, not {value!r}").format(
+                where=source, key="dealer_sits_out_from", low=FEWEST_TO_SIT_OUT, value=sits_out
+            )
         )
     return rules
 
@@ -309,7 +358,7 @@ def with_overrides(rules: Rules, pairs: Iterable[str]) -> Rules:
 
 
 def _parse_value(key: str, value: str) -> Any:
-    word = value.casefold()
+    word = _typed_values().get(_value_key(value), value.casefold())
     if key == "dealer_sits_out_from" and word in FALSE_WORDS - {"0"} | {"never"}:
         return None
     if key == "purchase_max_dealt" and word in FALSE_WORDS - {"0"}:
@@ -337,7 +386,7 @@ def _parse_value(key: str, value: str) -> Any:
 
 def _settings(raw: Any, bids: tuple[Bid, ...], source: str) -> Settings:
     if not isinstance(raw, Mapping):
-        raise RuleError(f"{source}: [settings] must be a table")
+        raise RuleError(_("{source}: [settings] must be a table").format(source=source))
     toggles = sorted({b.toggle for b in bids if b.toggle})
     _no_unknown(raw, set(SETTING_DEFAULTS) | set(toggles), f"{source}: [settings]")
     values = {**SETTING_DEFAULTS, **{t: True for t in toggles}, **raw}
@@ -351,7 +400,9 @@ def _settings(raw: Any, bids: tuple[Bid, ...], source: str) -> Settings:
     max_dealt = _players_or_off(values, "purchase_max_dealt", 1, 1, where)
     if values["dealer_peeps"] not in DEALER_PEEPS:
         raise RuleError(
-            f"{where}: dealer_peeps is free, pays or never, not {values['dealer_peeps']!r}"
+            _("{where}: dealer_peeps is free, pays or never, not {value!r}").format(
+                where=where, value=values["dealer_peeps"]
+            )
         )
     return Settings(
         dealer_sits_out_from=sits_out,
@@ -378,21 +429,31 @@ def _players_or_off(
     if value is False:
         return None
     if value is not None and (type(value) is not int or not low <= value <= 11):
-        raise RuleError(f"{where}: {key} is off or from {shown_low} to 11 players, not {value!r}")
+        raise RuleError(
+            _("{where}: {key} is off or from {low} to 11 players, not {value!r}").format(
+                where=where, key=key, low=shown_low, value=value
+            )
+        )
     return value
 
 
 def _bid(raw: Any, where: str, hand_size: int) -> Bid:
     if not isinstance(raw, Mapping):
-        raise RuleError(f"{where} must be a table")
+        raise RuleError(_("{where} must be a table").format(where=where))
     _no_unknown(raw, BID_KEYS, where)
     name = _text(raw, "name", where)
     if name.isdigit() or fold(name) == "pot":
-        raise RuleError(f"{where}: {name!r} cannot be a bid's name")
+        raise RuleError(
+            _("{where}: {name!r} cannot be a bid's name").format(where=where, name=name)
+        )
     misere = _boolean(raw, "misere", where, default=False)
     tricks = _whole(raw, "tricks", where, low=0 if misere else 1, high=hand_size, default=0)
     if misere and tricks:
-        raise RuleError(f"{where}: a misère bid takes no tricks, so it has no tricks value")
+        raise RuleError(
+            _("{where}: a misère bid takes no tricks, so it has no tricks value").format(
+                where=where
+            )
+        )
     aliases, words = _aliases(raw.get("aliases", []), where)
     names = _names(raw.get("names", {}), where)
     # A number is tricks and `pot` an account. (Only the new forms: a session's rules,
@@ -404,7 +465,11 @@ def _bid(raw: Any, where: str, hand_size: int) -> Bid:
     if toggle is not None and (
         not isinstance(toggle, str) or not TOGGLE_RE.match(toggle) or toggle in SETTING_DEFAULTS
     ):
-        raise RuleError(f"{where}: toggle must be a new lower-case rule key, not {toggle!r}")
+        raise RuleError(
+            _("{where}: toggle must be a new lower-case rule key, not {toggle!r}").format(
+                where=where, toggle=toggle
+            )
+        )
     return Bid(
         name=name,
         tricks=tricks,
@@ -434,7 +499,7 @@ def _aliases(raw: Any, where: str) -> tuple[tuple[str, ...], tuple[tuple[str, st
 
 def _word_list(raw: Any, where: str) -> tuple[str, ...]:
     if not isinstance(raw, list) or not all(isinstance(a, str) and a.strip() for a in raw):
-        raise RuleError(f"{where} must be a list of words")
+        raise RuleError(_("{where} must be a list of words").format(where=where))
     return tuple(a.strip() for a in raw)
 
 
@@ -463,14 +528,26 @@ def _check_ladder(bids: tuple[Bid, ...], source: str) -> None:
     for bid in bids:
         for word in dict.fromkeys(word_key(w) for w in bid.spellings):
             if word in seen:
-                raise RuleError(f"{source}: {word!r} names both {seen[word].name} and {bid.name}")
+                raise RuleError(
+                    _("{source}: {word!r} names both {bid} and {other}").format(
+                        source=source, word=word, bid=seen[word].name, other=bid.name
+                    )
+                )
             seen[word] = bid
     trick_bids = [b for b in bids if not b.misere]
     for lower, higher in itertools.pairwise(trick_bids):
         if higher.tricks < lower.tricks:
             raise RuleError(
-                f"{source}: bids go lowest to highest, but {higher.name} ({higher.tricks} tricks) "
-                f"comes after {lower.name} ({lower.tricks} tricks)"
+                _(
+                    "{source}: bids go lowest to highest, but {higher} ({higher_tricks} tricks) "
+                    "comes after {lower} ({lower_tricks} tricks)"
+                ).format(
+                    source=source,
+                    higher=higher.name,
+                    higher_tricks=higher.tricks,
+                    lower=lower.name,
+                    lower_tricks=lower.tricks,
+                )
             )
 
 
@@ -478,14 +555,16 @@ def _no_unknown(raw: Mapping[str, Any], known: set[str], where: str) -> None:
     unknown = sorted(set(raw) - known)
     if unknown:
         raise RuleError(
-            f"{where}: unknown key {unknown[0]!r}; known keys: {', '.join(sorted(known))}"
+            _("{where}: unknown key {key!r}; known keys: {known}").format(
+                where=where, key=unknown[0], known=", ".join(sorted(known))
+            )
         )
 
 
 def _text(raw: Mapping[str, Any], key: str, where: str, default: str | None = None) -> str:
     value = raw.get(key, default)
     if not isinstance(value, str) or (default is None and not value.strip()):
-        raise RuleError(f"{where}: {key} must be some text")
+        raise RuleError(_("{where}: {key} must be some text").format(where=where, key=key))
     return value.strip()
 
 
@@ -494,16 +573,28 @@ def _whole(
 ) -> int:
     value = raw.get(key, default)
     if value is None:
-        raise RuleError(f"{where}: {key} is missing")
+        raise RuleError(_("{where}: {key} is missing").format(where=where, key=key))
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError(f"{where}: {key} must be a whole number, not {value!r}")
+        raise RuleError(
+            _("{where}: {key} must be a whole number, not {value!r}").format(
+                where=where, key=key, value=value
+            )
+        )
     if not low <= value <= high:
-        raise RuleError(f"{where}: {key} must be from {low} to {high}, not {value}")
+        raise RuleError(
+            _("{where}: {key} must be from {low} to {high}, not {value}").format(
+                where=where, key=key, low=low, high=high, value=value
+            )
+        )
     return value
 
 
 def _boolean(raw: Mapping[str, Any], key: str, where: str, default: bool | None = None) -> bool:
     value = raw.get(key, default)
     if not isinstance(value, bool):
-        raise RuleError(f"{where}: {key} must be true or false, not {value!r}")
+        raise RuleError(
+            _("{where}: {key} must be true or false, not {value!r}").format(
+                where=where, key=key, value=value
+            )
+        )
     return value

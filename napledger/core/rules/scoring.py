@@ -10,7 +10,7 @@ from napledger.core.ledger import POT, Transfer, postings
 from napledger.core.numbers import grouped
 from napledger.core.rules.model import Bid, Rules
 from napledger.core.rules.texts import bid_name, game_name, player_count, rule_text
-from napledger.core.words import N_, _, ngettext
+from napledger.core.words import N_, _, language, ngettext
 
 MAX_POT = 10**12
 
@@ -248,9 +248,29 @@ def outcome(rules: Rules, deal: Deal) -> str:
         return _("made") if made else _("failed")
     if made:
         said = ngettext("made ({n} trick)", "made ({n} tricks)", deal.tricks)
-    else:
-        said = ngettext("failed ({n} trick)", "failed ({n} tricks)", deal.tricks)
+        return said.format(n=deal.tricks)
+    bid = rules.find(deal.bid)
+    short = bid.tricks - deal.tricks if bid is not None and not bid.misere else 0
+    # A Russian or Polish table says how many short the bid fell (`без трёх`), and reads
+    # a bare count as that; English keeps `failed (2 tricks)`, which --json also gives.
+    if short in SHORT and language() != "en":
+        said = ngettext("{short} ({n} trick taken)", "{short} ({n} tricks taken)", deal.tricks)
+        return said.format(short=_(SHORT[short]), n=deal.tricks)
+    # A misère fails by taking tricks: what it took is the whole story.
+    said = ngettext("failed ({n} trick)", "failed ({n} tricks)", deal.tricks)
     return said.format(n=deal.tricks)
+
+
+# How many tricks short a failed bid fell, as a table says it (`без трёх`, `bez trzech`).
+SHORT = {
+    1: N_("one down"),
+    2: N_("two down"),
+    3: N_("three down"),
+    4: N_("four down"),
+    5: N_("five down"),
+    6: N_("six down"),
+    7: N_("seven down"),
+}
 
 
 def extras(deal: Deal) -> str:
