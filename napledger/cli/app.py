@@ -159,8 +159,8 @@ class Run:
 
     def database(self, ctx: typer.Context) -> "Database":
         if self._database is None:
+            from napledger.collector import started
             from napledger.service.api import Database
-            from napledger.start import started
 
             started()
             self._database = Database(self.db)

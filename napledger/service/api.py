@@ -87,6 +87,7 @@ if TYPE_CHECKING:
 
     from napledger.core.tally import Figures
     from napledger.export.data import SessionExport
+    from napledger.service.watch import Changes
     from napledger.store.verify import Report
 
 __all__ = ["Database", "DealOptions", "SessionAPI", "Transaction"]
@@ -120,6 +121,12 @@ class Database:
     def check_same_files(self) -> None:
         """Refuse when the path now names another file than the one first opened, or none."""
         self._opened.check()
+
+    def changes(self) -> Changes:
+        """What tells a server that this database may have changed, whoever wrote to it."""
+        from napledger.service.watch import changes
+
+        return changes(self.url, self.check_same_files)
 
     def _engine(self, write: bool) -> Engine:
         with self._lock:

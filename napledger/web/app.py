@@ -38,7 +38,6 @@ from napledger.core.rules import Rules
 from napledger.core.words import N_, _
 from napledger.service.api import Database
 from napledger.service.kept import KeptHistory
-from napledger.service.watch import changes
 from napledger.web import calls
 from napledger.web.chart import running_chart
 from napledger.web.deal_form import (
@@ -186,7 +185,7 @@ def create_app(
 
         return Watch(lambda: calls.last_change(database, session), render)
 
-    hub = Hub(watch, changes=lambda: changes(database))
+    hub = Hub(watch, changes=database.changes)
 
     @lru_cache(maxsize=8)  # the few sessions being played; another is read afresh
     def kept_for(session: int) -> KeptHistory:
