@@ -755,8 +755,8 @@ def close(
         if not typer.confirm(render.close_question(plan), default=False, err=True):
             typer.echo(stays_open(plan.session))
             return
-    confirmed = plan
-    render.closed(change(ctx, session, lambda s: s.close(pot, confirmed)))
+    agreed = plan.digest if plan else None
+    render.closed(change(ctx, session, lambda s: s.close(pot, agreed)))
 
 
 @app.command(help=_("Take back a close made by mistake: it stays in the record, voided."))

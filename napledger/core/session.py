@@ -182,6 +182,14 @@ class ClosePlan(NamedTuple):
     pot_to: str  # split, carry or a player
     transfers: tuple[Transfer, ...]
 
+    @property
+    def digest(self) -> str:
+        """The plan as a short mark, for a question asked on one page and answered on
+        another: `close` with it goes ahead only if the plan still holds."""
+        import hashlib
+
+        return hashlib.sha256(repr(tuple(self)).encode()).hexdigest()[:20]
+
 
 class Closed(NamedTuple):
     state: SessionState
@@ -596,11 +604,11 @@ def close_plan(state: SessionState, pot_to: str) -> ClosePlan:
     return ClosePlan(state.name, pot, target, tuple(close_transfers(pot, seating, target)))
 
 
-def close(state: SessionState, pot_to: str, confirmed: ClosePlan | None = None) -> Closed:
-    """The session closed, the pot split, carried or given to one player; with
-    `confirmed` (the plan a person agreed to), only if it still holds."""
+def close(state: SessionState, pot_to: str, agreed: str | None = None) -> Closed:
+    """The session closed, the pot split, carried or given to one player; with `agreed`
+    (the digest of the plan a person agreed to), only if it still holds."""
     plan = close_plan(state, pot_to)
-    if confirmed is not None and plan != confirmed:
+    if agreed is not None and plan.digest != agreed:
         # Another table wrote while the question was asked: what was agreed no longer holds.
         raise NapError(
             _("{name!r} changed while you were asked; nothing was closed").format(name=state.name)

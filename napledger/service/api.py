@@ -27,7 +27,7 @@
     void(number, expect_revision=None) -> Voided
     amend(number, options, expect_revision=None, expect_next=None) -> DealResult
     join(player, after=None) -> Seated
-    leave(player) -> Seated                     close(pot_to="split", confirmed=None) -> Closed
+    leave(player) -> Seated                     close(pot_to="split", agreed=None) -> Closed
     settlement() -> Settlement                  close_plan(pot_to="split") -> ClosePlan
     reopen() -> Scoreboard
     last_change() -> tuple                      deals_since(after_id) -> [(id, "N.rev")]
@@ -472,9 +472,10 @@ class SessionAPI:
         """What `close` would do, without doing it: to ask before closing."""
         return self.store.close_plan(pot_to)
 
-    def close(self, pot_to: str = "split", confirmed: ClosePlan | None = None) -> Closed:
-        """Close; with `confirmed` (the plan a person agreed to), only if it still holds."""
-        plan = self._writable().close(pot_to, confirmed)
+    def close(self, pot_to: str = "split", agreed: str | None = None) -> Closed:
+        """Close; with `agreed` (the digest of the plan a person agreed to: ClosePlan.digest),
+        only if it still holds."""
+        plan = self._writable().close(pot_to, agreed)
         return Closed(plan.transfers, self.scoreboard())
 
     def reopen(self) -> Scoreboard:

@@ -514,35 +514,20 @@ class Closing:
     seen: str  # the plan asked about, as a fingerprint the answer carries back
 
 
-def plan_digest(plan: object) -> str:
-    import hashlib
-
-    return hashlib.sha256(repr(plan).encode()).hexdigest()[:20]
-
-
 def close_plan(database: Database, session: int, pot_to: str) -> Closing:
     from napledger.store.messages import close_question
 
     with database.read() as ledger:
         plan = ledger.session(str(session)).close_plan(pot_to)
-    return Closing(close_question(plan), pot_to, plan_digest(plan))
+    return Closing(close_question(plan), pot_to, plan.digest)
 
 
 def close(database: Database, session: int, pot_to: str, seen: str) -> str:
     """Close as the keeper agreed to: refused if the pot or its shares changed since."""
-    from napledger.core.errors import NapError
-    from napledger.store.messages import close_question, closed
+    from napledger.store.messages import closed
 
     with writing(database) as ledger:
-        api = ledger.session(str(session))
-        plan = api.close_plan(pot_to)
-        if plan_digest(plan) != seen:
-            raise NapError(
-                _(
-                    "the session changed since you were asked, so it was not closed; now: {now}"
-                ).format(now=close_question(plan))
-            )
-        done = api.close(pot_to, plan)
+        done = ledger.session(str(session)).close(pot_to, seen)
     return closed(done)
 
 

@@ -242,7 +242,7 @@ def test_a_close_splits_gives_or_carries_the_pot_and_reopen_takes_it_back():
     ):
         core.close_plan(t.state, "splt")
     with pytest.raises(NapError, match="changed while you were asked; nothing was closed"):
-        core.close(t.state, "split", split._replace(pot=6))
+        core.close(t.state, "split", split._replace(pot=6).digest)
     t.close("split")
     assert t.state.pot == 0 and t.state.dealer is None
     with pytest.raises(NapError, match="session 'fri' is closed; `reopen` takes the close back"):
