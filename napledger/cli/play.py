@@ -236,6 +236,7 @@ class Loop:
                 view.seated if view else (),
                 view.rules if view else None,
                 self.commands,
+                view.dealer if view else None,
             )
             if len(self.matches) == 1:  # Python's readline adds no space after a whole word
                 self.matches[0] += " "

@@ -17,6 +17,7 @@ from napledger.core.ledger import POT, account_name
 from napledger.core.numbers import held, signed
 from napledger.core.options import DealOptions
 from napledger.core.reading import deal_label, step_number
+from napledger.core.rules.choices import Choices, choices
 from napledger.core.rules.scoring import describe
 from napledger.core.rules.texts import rule_text
 from napledger.core.words import _
@@ -41,44 +42,6 @@ class DealView:
     label: str  # "5", or "5.2" for deal 5's second version
     text: str
     payments: tuple[tuple[str, int], ...]  # seat order, the pot last
-
-
-@dataclass(frozen=True)
-class Choices:
-    """Who the deal form offers for each role in one deal: only what the rules allow, and
-    only to those who may (decided from the rules' data, never from a game's name)."""
-
-    dealer: str | None
-    dealt_in: tuple[str, ...]  # who takes cards (bid, revoke): a dealer may sit out
-    sits_out: tuple[str, ...]  # seated but dealt no cards: the dealer, at a big table
-    peepers: tuple[str, ...]  # who may look at the spare card (none: nobody peeps)
-    buyers: tuple[str, ...]  # a box each, where anyone dealt in may buy cards
-    bidder_buys: bool  # one box, the bidder's: only the bidder may buy
-    most_bought: int  # the most cards one player may buy
-
-
-def choices(rules: Rules, seated: tuple[str, ...], dealer: str | None) -> Choices:
-    dealt_in = rules.dealt_in(seated, dealer) if dealer else seated
-    settings = rules.settings
-    peepers = (
-        tuple(p for p in dealt_in if not (p == dealer and settings.dealer_peeps == "never"))
-        if rules.can_peep
-        else ()
-    )
-    # Buying may be only at a small table (purchase_max_dealt): past it, nobody buys.
-    small_enough = (
-        settings.purchase_max_dealt is None or len(dealt_in) <= settings.purchase_max_dealt
-    )
-    may_buy = rules.can_buy and small_enough
-    return Choices(
-        dealer=dealer,
-        dealt_in=dealt_in,
-        sits_out=tuple(p for p in seated if p not in dealt_in),
-        peepers=peepers,
-        buyers=dealt_in if may_buy and rules.buying != "bidder" else (),
-        bidder_buys=may_buy and rules.buying == "bidder",
-        most_bought=rules.most_bought,
-    )
 
 
 @dataclass(frozen=True)
