@@ -193,8 +193,8 @@ def asked_language(ctx: typer.Context, own: str | None = None) -> str | None:
     return run.lang if isinstance(run, Run) else None
 
 
-def book(ctx: typer.Context, write: bool = True) -> "AbstractContextManager[Transaction]":
-    """The book of this command's one transaction."""
+def transaction(ctx: typer.Context, write: bool = True) -> "AbstractContextManager[Transaction]":
+    """This command's one transaction: a writing one unless `write` is False."""
     run: Run = ctx.find_root().obj
     database = run.database(ctx)
     return database.write() if write else database.read()
@@ -202,7 +202,7 @@ def book(ctx: typer.Context, write: bool = True) -> "AbstractContextManager[Tran
 
 def change(ctx: typer.Context, session: str | None, act: "Callable[[SessionAPI], T]") -> T:
     """One change to a session (the current one unless named), in its own transaction."""
-    with book(ctx) as tx:
+    with transaction(ctx) as tx:
         return act(tx.session(session))
 
 
@@ -312,7 +312,7 @@ def new(
     rules = with_overrides(load_rules(variant), rule or [])
     chip_value = parse_chip(chip, "--chip") if chip is not None else None
     names = [p for p in players.split(",") if p.strip()]
-    with book(ctx) as tx:
+    with transaction(ctx) as tx:
         board = tx.new_session(
             name, rules, names, chip_value, currency, dealer, carry_from, asked_language(ctx, lang)
         )
@@ -324,7 +324,7 @@ def sessions(ctx: typer.Context, as_json: JsonOpt = False) -> None:
     from napledger.cli import render
     from napledger.service import documents
 
-    with book(ctx, write=False) as tx:
+    with transaction(ctx, write=False) as tx:
         boards = tx.sessions()
         current = tx.current_id()
     if as_json:
@@ -341,7 +341,7 @@ def use(
         typer.Argument(metavar="S", help=_("Session id or name."), autocompletion=complete_session),
     ],
 ) -> None:
-    with book(ctx) as tx:
+    with transaction(ctx) as tx:
         info = tx.use(session)
     from napledger.store.messages import current
 
@@ -353,7 +353,7 @@ def table(ctx: typer.Context, session: SessionOpt = None, as_json: JsonOpt = Fal
     from napledger.cli import render
     from napledger.service import documents
 
-    with book(ctx, write=False) as tx:
+    with transaction(ctx, write=False) as tx:
         t = tx.session(session).scoreboard()
     if as_json:
         emit_json(documents.table_json(t))
@@ -367,7 +367,7 @@ def hands(ctx: typer.Context, session: SessionOpt = None, as_json: JsonOpt = Fal
     from napledger.service import documents
 
     came = went = None  # the sessions a carried pot came from and went to, by name
-    with book(ctx, write=False) as tx:
+    with transaction(ctx, write=False) as tx:
         history = tx.session(session).history(with_roster=not as_json)
         info = history.scoreboard.session
         if not as_json and info.carried_from:
@@ -749,7 +749,7 @@ def close(
     plan = None
     if not yes and sys.stdin is not None and sys.stdin.isatty():
         # Asked outside any transaction: a question left unanswered holds no lock.
-        with book(ctx, write=False) as tx:
+        with transaction(ctx, write=False) as tx:
             plan = tx.session(session).close_plan(pot)
         # On stderr, as an error would be: `close > log` still shows the question.
         if not typer.confirm(render.close_question(plan), default=False, err=True):

@@ -152,11 +152,11 @@ class Database:
         engine = self._engine(write)
         # Up to date, as nearly always: the command runs in this very transaction.
         behind = False
-        with transaction(engine) as session:
-            if not up_to_date(session.connection()):
+        with transaction(engine) as db:
+            if not up_to_date(db.connection()):
                 behind = True
             else:
-                tx = Transaction(Book(session), write)
+                tx = Transaction(Book(db), write)
                 yield tx
                 if write:
                     for see in self.before_commit:
@@ -170,8 +170,8 @@ class Database:
                     ).format(database=describe(self.url))
                 )
             bring_up_to_date(self.url, self._opened)
-            with transaction(engine) as session:
-                yield Transaction(Book(session), write)
+            with transaction(engine) as db:
+                yield Transaction(Book(db), write)
 
 
 SCHEMA_CHECKED = "napledger_schema_checked"
@@ -203,8 +203,8 @@ def bring_up_to_date(url: str, opened: OpenedFile | None = None) -> None:
     """
     engine = make_engine(url, write=True, opened=opened)
     try:
-        with transaction(engine) as session:
-            applied, backup = upgrade(session.connection())
+        with transaction(engine) as db:
+            applied, backup = upgrade(db.connection())
     finally:
         engine.dispose()
     if backup is not None:

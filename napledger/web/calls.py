@@ -110,9 +110,9 @@ class SessionItem:
 
 
 def sessions(database: Database) -> list[SessionItem]:
-    with database.read() as ledger:
-        boards = ledger.sessions()
-        current = ledger.current_id()
+    with database.read() as tx:
+        boards = tx.sessions()
+        current = tx.current_id()
     return [session_item(t, current) for t in reversed(boards)]
 
 
@@ -131,28 +131,28 @@ def session_item(t: Scoreboard, current: int | None) -> SessionItem:
 def session_marks(database: Database) -> dict[int, tuple[object, ...]]:
     """What the list of sessions shows of each session changes only when its mark does:
     the session's `last_change`, and whether it is the current one (no session scored)."""
-    with database.read() as ledger:
-        current = ledger.current_id()
-        return {sid: (mark, sid == current) for sid, mark in ledger.last_changes().items()}
+    with database.read() as tx:
+        current = tx.current_id()
+        return {sid: (mark, sid == current) for sid, mark in tx.last_changes().items()}
 
 
 def session_items(database: Database, ids: Iterable[int]) -> dict[int, SessionItem]:
     """The list's rows of the sessions `ids` only, each scored on its own."""
-    with database.read() as ledger:
-        current = ledger.current_id()
-        return {sid: session_item(ledger.session(str(sid)).scoreboard(), current) for sid in ids}
+    with database.read() as tx:
+        current = tx.current_id()
+        return {sid: session_item(tx.session(str(sid)).scoreboard(), current) for sid in ids}
 
 
 def session_id(database: Database, ref: str | None) -> int:
     """The id of the session a link names (an id or a name; none: the current one)."""
-    with database.read() as ledger:
-        return ledger.session(ref).info.id
+    with database.read() as tx:
+        return tx.session(ref).info.id
 
 
 def kept_language(database: Database, session: int) -> str | None:
     """The language the session keeps (`new --lang`), or None: its readers' own."""
-    with database.read() as ledger:
-        return ledger.session(str(session)).info.language
+    with database.read() as tx:
+        return tx.session(str(session)).info.language
 
 
 def board(
@@ -160,8 +160,8 @@ def board(
 ) -> Board:
     """The session's page; with `kept` (a live page's watcher) only the deals recorded
     since it last looked are scored now, and nothing here walks the whole evening."""
-    with database.read() as ledger:
-        s = ledger.session(str(session))
+    with database.read() as tx:
+        s = tx.session(str(session))
         if kept is None:
             history = s.history()  # the closes too: their shares are in the chart
             settlement = s.settlement()
@@ -230,8 +230,8 @@ def spread(steps: Sequence[T], most: int) -> Sequence[T]:
 
 
 def last_change(database: Database, session: int) -> tuple[object, ...]:
-    with database.read() as ledger:
-        return ledger.session(str(session)).last_change()
+    with database.read() as tx:
+        return tx.session(str(session)).last_change()
 
 
 @dataclass(frozen=True)
@@ -248,8 +248,8 @@ class Amending:
 
 
 def amending(database: Database, session: int, number: int) -> Amending:
-    with database.read() as ledger:
-        s = ledger.session(str(session))
+    with database.read() as tx:
+        s = tx.session(str(session))
         revision, deal = s.deal(number)
         rules = s.scoreboard().rules
     outcome = deal.tricks is None and deal.made is not None
@@ -291,30 +291,30 @@ def writing(database: Database) -> AbstractContextManager[Transaction]:
 def record(
     database: Database, session: int, options: DealOptions, expect: int | None = None
 ) -> str:
-    with writing(database) as ledger:
-        done = ledger.session(str(session)).record(options, expect_number=expect)
+    with writing(database) as tx:
+        done = tx.session(str(session)).record(options, expect_number=expect)
     return recorded(done)
 
 
 def pass_deal(
     database: Database, session: int, options: DealOptions, expect: int | None = None
 ) -> str:
-    with writing(database) as ledger:
-        done = ledger.session(str(session)).pass_(options, expect_number=expect)
+    with writing(database) as tx:
+        done = tx.session(str(session)).pass_(options, expect_number=expect)
     return recorded(done, passed=True)
 
 
 def undo(
     database: Database, session: int, expected: int | None, revision: int | None = None
 ) -> str:
-    with writing(database) as ledger:
-        gone = ledger.session(str(session)).undo(expected, expect_revision=revision)
+    with writing(database) as tx:
+        gone = tx.session(str(session)).undo(expected, expect_revision=revision)
     return voided(gone.number)
 
 
 def void(database: Database, session: int, number: int, revision: int | None) -> str:
-    with writing(database) as ledger:
-        gone = ledger.session(str(session)).void(number, expect_revision=revision)
+    with writing(database) as tx:
+        gone = tx.session(str(session)).void(number, expect_revision=revision)
     return voided(gone.number)
 
 
@@ -326,22 +326,22 @@ def amend(
     revision: int | None = None,
     next_number: int | None = None,
 ) -> str:
-    with writing(database) as ledger:
-        done = ledger.session(str(session)).amend(
+    with writing(database) as tx:
+        done = tx.session(str(session)).amend(
             number, options, expect_revision=revision, expect_next=next_number
         )
     return amended(done)
 
 
 def join(database: Database, session: int, player: str, after: str | None) -> str:
-    with writing(database) as ledger:
-        seated = ledger.session(str(session)).join(player, after)
+    with writing(database) as tx:
+        seated = tx.session(str(session)).join(player, after)
     return joins(seated.player)
 
 
 def leave(database: Database, session: int, player: str) -> str:
-    with writing(database) as ledger:
-        gone = ledger.session(str(session)).leave(player)
+    with writing(database) as tx:
+        gone = tx.session(str(session)).leave(player)
     return leaves(gone.player)
 
 
@@ -454,8 +454,8 @@ def new_session(
     rules = with_overrides(rules, changed)
     # One name a line, as the form asks; commas too, as `--players A,B,C` takes them.
     names = [n for line in players.splitlines() for n in line.split(",") if n.strip()]
-    with writing(database) as ledger:
-        board = ledger.new_session(
+    with writing(database) as tx:
+        board = tx.new_session(
             name,
             rules,
             names,
@@ -480,8 +480,8 @@ class Closing:
 def close_plan(database: Database, session: int, pot_to: str) -> Closing:
     from napledger.store.messages import close_question
 
-    with database.read() as ledger:
-        plan = ledger.session(str(session)).close_plan(pot_to)
+    with database.read() as tx:
+        plan = tx.session(str(session)).close_plan(pot_to)
     return Closing(close_question(plan), pot_to, plan.digest)
 
 
@@ -489,16 +489,16 @@ def close(database: Database, session: int, pot_to: str, seen: str) -> str:
     """Close as the keeper agreed to: refused if the pot or its shares changed since."""
     from napledger.store.messages import closed
 
-    with writing(database) as ledger:
-        done = ledger.session(str(session)).close(pot_to, seen)
+    with writing(database) as tx:
+        done = tx.session(str(session)).close(pot_to, seen)
     return closed(done)
 
 
 def reopen(database: Database, session: int) -> str:
     from napledger.store.messages import reopened
 
-    with writing(database) as ledger:
-        board = ledger.session(str(session)).reopen()
+    with writing(database) as tx:
+        board = tx.session(str(session)).reopen()
     return reopened(board)
 
 
@@ -506,8 +506,8 @@ def documents(database: Database, session: int) -> dict[str, object]:
     """The session as `table --json`, `hands --json` and `settle --json` print it, in one."""
     from napledger.service.documents import hands_json, settlement_json, table_json
 
-    with database.read() as ledger:
-        s = ledger.session(str(session))
+    with database.read() as tx:
+        s = tx.session(str(session))
         return {
             "table": table_json(s.scoreboard()),
             "hands": hands_json(s.history(with_roster=False)),
@@ -523,11 +523,11 @@ def workbook(database: Database, session: int) -> tuple[str, bytes]:
     from napledger.core.words import speaking, workbook_language
     from napledger.export.workbook import file_name, played_on, write_workbook
 
-    with database.read() as ledger, tempfile.TemporaryDirectory() as folder:
+    with database.read() as tx, tempfile.TemporaryDirectory() as folder:
         # Written inside the reading transaction: the deals stream from the store.
-        info = ledger.session(str(session)).info
+        info = tx.session(str(session)).info
         with speaking(workbook_language(None, [info.language])):  # as `export` chooses
-            data = [ledger.export_data(info)]
+            data = [tx.export_data(info)]
             name = file_name([data[0].name], played_on(data))
             path = write_workbook(data, Path(folder) / name, exists="replace")
         return name, path.read_bytes()
