@@ -46,7 +46,11 @@ def evening(nap):
     return 1
 
 
-def test_a_deal_from_a_separate_hand_process_is_pushed_within_a_second(live_server, evening):
+def test_a_deal_from_a_separate_hand_process_is_pushed_as_it_is_heard(
+    live_server, evening, no_polling
+):
+    # With nothing polling, the next event can only come from hearing the write (SQLite's
+    # data version, PostgreSQL's NOTIFY); the stream's timeout fails the read otherwise.
     page = httpx2.get(f"{live_server.url}/s/1").text
     since = page.split('data-since="')[1].split('"')[0]
     with httpx2.stream("GET", f"{live_server.url}/s/1/events?since={since}", timeout=10) as stream:
@@ -59,9 +63,7 @@ def test_a_deal_from_a_separate_hand_process_is_pushed_within_a_second(live_serv
             check=True,
             capture_output=True,
         )
-        written = time.monotonic()
         pushed = next(feed)
-        assert time.monotonic() - written < 1.0
         assert pushed["deals"] == ["2"]
         assert "Ben bid misère: made" in pushed["html"]
 
