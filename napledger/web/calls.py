@@ -176,6 +176,7 @@ def board(
         assert deal is not None  # the API scores strictly: a live deal has its record
         deals.append(DealView(d.number, d.label, describe(t.rules, deal), history.payments(d)))
     rules = t.rules
+    allowed = choices(rules, t.seating, t.next_dealer)  # what the next deal allows
     return Board(
         id=info.id,
         name=info.name,
@@ -193,9 +194,9 @@ def board(
         settlement=settlement,
         newest=max((d.id for d in history.deals), default=0) if kept is None else kept.newest,
         seated=t.seating,
-        bids=tuple(bid.name for bid in rules.enabled_bids),
+        bids=allowed.bids,
         hand_size=rules.hand_size,
-        choices=choices(rules, t.seating, t.next_dealer),
+        choices=allowed,
         last_deal=live[0].number if live else None,
         last_revision=live[0].revision if live else None,
         # Deals are by number: the last one's, voided or not, is the highest ever used.
