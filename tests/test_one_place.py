@@ -19,6 +19,7 @@ FRONT_ENDS = sorted(
         *(ROOT / "web").glob("*.py"),
         *(ROOT / "web" / "templates").glob("*.html"),
         *(ROOT / "export").glob("*.py"),
+        *(ROOT / "service").glob("*.py"),
         *(ROOT / "store").glob("*.py"),
     ]
 )

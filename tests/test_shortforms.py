@@ -284,3 +284,13 @@ def test_a_polish_table_is_offered_polish_words_beside_english():
         assert completions("pa", [], TABLE, CLASSIC, COMMANDS) == ["pas"]
         offered = completions("mi", ["ann"], TABLE, CLASSIC, COMMANDS)
         assert set(offered) == {"misère", "misere", "mis", "mizer", "mizerka"}
+
+
+def test_play_completes_only_whom_the_rules_allow_in_the_next_deal():
+    """The same answer the page offers (core/rules/choices.py): with six seated the
+    dealer sits out, so is offered as neither bidder, revoker nor peeper."""
+    six = ("Ann", "Ben", "Cat", "Dan", "Eve", "Flo")
+    assert "Ann" not in completions("", ["nap"], six, CLASSIC, COMMANDS, dealer="Ann")
+    assert "Ann" not in completions("", ["hand", "--peep"], six, CLASSIC, COMMANDS, dealer="Ann")
+    assert completions("a", ["hand", "--dealer"], six, CLASSIC, COMMANDS, dealer="Ann") == ["Ann"]
+    assert "Ann" in completions("", ["nap"], TABLE, CLASSIC, COMMANDS, dealer="Ann")

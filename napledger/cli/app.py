@@ -163,8 +163,8 @@ class Run:
 
     def database(self, ctx: typer.Context) -> "Database":
         if self._database is None:
+            from napledger.collector import started
             from napledger.service.api import Database
-            from napledger.start import started
 
             started()
             self._database = Database(self.db)
@@ -197,8 +197,8 @@ def asked_language(ctx: typer.Context, own: str | None = None) -> str | None:
     return run.lang if isinstance(run, Run) else None
 
 
-def book(ctx: typer.Context, write: bool = True) -> "AbstractContextManager[Transaction]":
-    """The book of this command's one transaction."""
+def transaction(ctx: typer.Context, write: bool = True) -> "AbstractContextManager[Transaction]":
+    """This command's one transaction: a writing one unless `write` is False."""
     run: Run = ctx.find_root().obj
     database = run.database(ctx)
     return database.write() if write else database.read()
@@ -206,7 +206,7 @@ def book(ctx: typer.Context, write: bool = True) -> "AbstractContextManager[Tran
 
 def change(ctx: typer.Context, session: str | None, act: "Callable[[SessionAPI], T]") -> T:
     """One change to a session (the current one unless named), in its own transaction."""
-    with book(ctx) as tx:
+    with transaction(ctx) as tx:
         return act(tx.session(session))
 
 
@@ -352,7 +352,7 @@ def new(
     rules = with_overrides(load_rules(variant), rule or [])
     chip_value = parse_chip(chip, "--chip") if chip is not None else None
     names = [p for p in players.split(",") if p.strip()]
-    with book(ctx) as tx:
+    with transaction(ctx) as tx:
         again = tx.started_already(name, rules, names) if expect else None
         board = again or tx.new_session(
             name, rules, names, chip_value, currency, dealer, carry_from, asked_language(ctx, lang)
@@ -365,7 +365,7 @@ def sessions(ctx: typer.Context, as_json: JsonOpt = False) -> None:
     from napledger.cli import render
     from napledger.service import documents
 
-    with book(ctx, write=False) as tx:
+    with transaction(ctx, write=False) as tx:
         boards = tx.sessions()
         current = tx.current_id()
     if as_json:
@@ -382,7 +382,7 @@ def use(
         typer.Argument(metavar="S", help=_("Session id or name."), autocompletion=complete_session),
     ],
 ) -> None:
-    with book(ctx) as tx:
+    with transaction(ctx) as tx:
         info = tx.use(session)
     from napledger.store.messages import current
 
@@ -394,7 +394,7 @@ def table(ctx: typer.Context, session: SessionOpt = None, as_json: JsonOpt = Fal
     from napledger.cli import render
     from napledger.service import documents
 
-    with book(ctx, write=False) as tx:
+    with transaction(ctx, write=False) as tx:
         s = tx.session(session)
         t = s.scoreboard()
         document = documents.table_document(s) if as_json else None
@@ -410,7 +410,7 @@ def hands(ctx: typer.Context, session: SessionOpt = None, as_json: JsonOpt = Fal
     from napledger.service import documents
 
     came = went = None  # the sessions a carried pot came from and went to, by name
-    with book(ctx, write=False) as tx:
+    with transaction(ctx, write=False) as tx:
         history = tx.session(session).history(with_roster=not as_json)
         info = history.scoreboard.session
         if not as_json and info.carried_from:
@@ -596,6 +596,16 @@ DEAL_OPTIONS: dict[str, tuple[Any, Any]] = {
 FIELDS = {"peep": "peeps", "buy": "buys"}  # option name -> DealOptions field
 
 
+def purchase(item: str) -> tuple[str, int]:
+    """`--buy PLAYER=N` as the core takes it: (player as typed, cards bought)."""
+    from napledger.core.numbers import whole
+
+    player, sep, count = item.rpartition("=")
+    if not sep:
+        raise NapError(_("--buy wants PLAYER=N (cards bought), not {item!r}").format(item=item))
+    return player, whole(count, "--buy PLAYER=N")
+
+
 def deal_options(*names: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
     """Give a command the deal options `names` (before its `--session`), as `options`.
 
@@ -621,9 +631,10 @@ def deal_options(*names: str) -> Callable[[Callable[..., None]], Callable[..., N
             from napledger.core.options import DealOptions
 
             typed = {name: given.pop(name) for name in names}
-            for listed in ("peep", "buy"):
-                if typed.get(listed) is not None:
-                    typed[listed] = tuple(typed[listed])
+            if typed.get("peep") is not None:
+                typed["peep"] = tuple(typed["peep"])
+            if typed.get("buy") is not None:
+                typed["buy"] = tuple(purchase(item) for item in typed["buy"])
             command(**given, options=DealOptions(**{FIELDS.get(k, k): v for k, v in typed.items()}))
 
         params = own[:at] + shared + own[at:]
@@ -829,14 +840,14 @@ def close(
     plan = None
     if not yes and sys.stdin is not None and sys.stdin.isatty():
         # Asked outside any transaction: a question left unanswered holds no lock.
-        with book(ctx, write=False) as tx:
+        with transaction(ctx, write=False) as tx:
             plan = tx.session(session).close_plan(pot)
         # On stderr, as an error would be: `close > log` still shows the question.
         if not confirm(render.close_question(plan)):
             typer.echo(stays_open(plan.session))
             return
-    confirmed = plan
-    render.closed(change(ctx, session, lambda s: s.close(pot, confirmed, expect)))
+    agreed = plan.digest if plan else None
+    render.closed(change(ctx, session, lambda s: s.close(pot, agreed, expect)))
 
 
 @app.command(help=_("Take back a close made by mistake: it stays in the record, voided."))

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from napledger.cli.app import app, asked_language, book, lang_option, session_refs
+from napledger.cli.app import app, asked_language, lang_option, session_refs, transaction
 from napledger.cli.complete import complete_session
 from napledger.cli.dates import day_range
 from napledger.core.errors import NapError
@@ -95,7 +95,7 @@ def export(
         raise NapError(_("the workbook must be an .xlsx file, not {path}").format(path=output))
     # The deals stream from the store into the workbook: it is written inside the
     # reading transaction, so no history is ever held in memory whole.
-    with book(ctx, write=False) as tx:
+    with transaction(ctx, write=False) as tx:
         every = all_ or (not sessions and (start or end))
         rows = tx.sessions_between(start, end, None if every else session_refs(sessions))
         if not rows:

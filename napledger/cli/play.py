@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from napledger.cli.app import Run, SessionOpt, app
-from napledger.cli.errors import NapGroup, error_line
+from napledger.cli.errors import NapGroup, error_line, in_terminal
 from napledger.core.errors import NapError
 from napledger.core.words import N_, _
 
@@ -170,7 +170,7 @@ class Loop:
                 line, view.seated if view else (), view.rules if view else None, self.commands
             )
         except NapError as error:
-            print(error_line(str(error)), file=sys.stderr)
+            print(error_line(in_terminal(error)), file=sys.stderr)
             self.failed += 1
             return True
         if not argv:
@@ -266,6 +266,7 @@ class Loop:
                 view.seated if view else (),
                 view.rules if view else None,
                 self.commands,
+                view.dealer if view else None,
             )
             if len(self.matches) == 1:  # Python's readline adds no space after a whole word
                 self.matches[0] += " "

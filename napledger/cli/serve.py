@@ -59,7 +59,7 @@ def serve(
         ),
     ] = None,
 ) -> None:
-    from napledger.start import started
+    from napledger.collector import started
     from napledger.web.serve import serve as run
 
     started()

@@ -4,7 +4,7 @@ from typing import Annotated
 
 import typer
 
-from napledger.cli.app import app, book, emit_json, session_refs
+from napledger.cli.app import app, emit_json, session_refs, transaction
 from napledger.cli.complete import complete_session
 from napledger.core.words import _
 
@@ -29,7 +29,7 @@ def settle(
     from napledger.cli import render
     from napledger.service import documents
 
-    with book(ctx, write=False) as tx:
+    with transaction(ctx, write=False) as tx:
         done = tx.settlement(session_refs(session))
     if as_json:
         emit_json(documents.settlement_json(done))

@@ -29,6 +29,7 @@ from collections.abc import Collection, Sequence
 from napledger.core import vocabulary
 from napledger.core.errors import NapError
 from napledger.core.numbers import is_whole
+from napledger.core.rules.choices import choices
 from napledger.core.rules.model import Bid, Rules
 from napledger.core.vocabulary import FAILED, MADE, PASS, REVOKE, word_key
 from napledger.core.words import _, language
@@ -250,6 +251,7 @@ def completions(
     players: Sequence[str],
     rules: Rules | None,
     commands: Collection[str],
+    dealer: str | None = None,
 ) -> list[str]:
     """Words that complete `text`, given the words typed before it on the line.
 
@@ -266,12 +268,12 @@ def completions(
     spoken = tuple(dict.fromkeys(("en", language())))
     near = {
         w
-        for w in _candidates(before, players, rules, commands, spoken)
+        for w in _candidates(before, players, rules, commands, spoken, dealer)
         if word_key(w).startswith(key)
     }
     every = [
         w
-        for w in _candidates(before, players, rules, commands, None)
+        for w in _candidates(before, players, rules, commands, None, dealer)
         if word_key(w).startswith(key)
     ]
     offered = {_sense(w, rules, players) for w in near} - {None}
@@ -329,12 +331,22 @@ def _candidates(
     rules: Rules | None,
     commands: Collection[str],
     languages: tuple[str, ...] | None,
+    dealer: str | None = None,
 ) -> list[str]:
     bids = [w for b in rules.enabled_bids for w in _spoken(b, languages)] if rules else []
     if not before:
         passes = _said([PASS], languages) if "pass" in commands else []
         return [*sorted(commands), *passes, *players, *bids]
-    if before[-1].casefold() in PLAYER_OPTIONS or REVOKE in vocabulary.meanings(before[-1]):
+    # Who may take each part in the next deal: the rules' one answer (core/rules/choices.py).
+    allowed = choices(rules, tuple(players), dealer) if rules and players else None
+    option = before[-1].casefold()
+    if allowed and option == "--peep":
+        return list(allowed.peepers)
+    if allowed and option == "--buy":
+        return list(allowed.dealt_in if allowed.bidder_buys else allowed.buyers)
+    if allowed and (option in ("--by", "-b", "--revoke") or REVOKE in vocabulary.meanings(option)):
+        return list(allowed.dealt_in)
+    if option in PLAYER_OPTIONS or REVOKE in vocabulary.meanings(before[-1]):
         return list(players)
     head = before[0].casefold()
     if head in commands or PASS in vocabulary.meanings(head):
@@ -348,7 +360,8 @@ def _candidates(
     if len(before) == 1:  # the second word of a short form: whichever the first is not
         first_is_bid = is_bid(head, rules)
         first_is_player = player_for(head, players) is not None
-        return [*(players if first_is_bid else ()), *(bids if first_is_player else ())]
+        bidders = allowed.dealt_in if allowed else players
+        return [*(bidders if first_is_bid else ()), *(bids if first_is_player else ())]
     if len(before) == 2:
         return _said(RESULTS, languages)
     return []

@@ -4,7 +4,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from napledger.cli.app import JsonOpt, app, book, emit_json
+from napledger.cli.app import JsonOpt, app, emit_json, transaction
 from napledger.cli.dates import day_range, parse_day
 from napledger.core.words import N_, _, pgettext
 
@@ -45,7 +45,7 @@ def stats(
     start, end = day_range(since, until)
     from napledger.core.names import match_player
 
-    with book(ctx, write=False) as tx:
+    with transaction(ctx, write=False) as tx:
         everyone = tx.known_players()
         chosen = [
             match_player(p, everyone, N_("has played in this database")) for p in player or []

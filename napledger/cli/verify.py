@@ -4,7 +4,7 @@ from dataclasses import asdict
 
 import typer
 
-from napledger.cli.app import JsonOpt, app, book, emit_json
+from napledger.cli.app import JsonOpt, app, emit_json, transaction
 from napledger.core.errors import NapError
 from napledger.core.words import _, ngettext
 
@@ -15,7 +15,7 @@ from napledger.core.words import _, ngettext
 def verify(ctx: typer.Context, as_json: JsonOpt = False) -> None:
     from napledger.cli import render
 
-    with book(ctx, write=False) as tx:
+    with transaction(ctx, write=False) as tx:
         report = tx.verify()
     problems = report.problems
     if as_json:

@@ -182,6 +182,14 @@ class ClosePlan(NamedTuple):
     pot_to: str  # split, carry or a player
     transfers: tuple[Transfer, ...]
 
+    @property
+    def digest(self) -> str:
+        """The plan as a short mark, for a question asked on one page and answered on
+        another: `close` with it goes ahead only if the plan still holds."""
+        import hashlib
+
+        return hashlib.sha256(repr(tuple(self)).encode()).hexdigest()[:20]
+
 
 class Closed(NamedTuple):
     state: SessionState
@@ -286,9 +294,10 @@ def carried_pot(source: CarrySource, chip_value: Decimal, currency: str) -> int:
     """The pot a new session takes on from `source` (docs/rules.md, "The end of a session")."""
     if source.pot_to != "carry":
         raise NapError(
-            _("session {name!r} did not carry its pot (close it with --pot carry)").format(
+            _("session {name!r} did not carry its pot: its close shared it out").format(
                 name=source.name
-            )
+            ),
+            "carry",
         )
     if source.carried_into is not None:
         raise NapError(
@@ -300,13 +309,10 @@ def carried_pot(source: CarrySource, chip_value: Decimal, currency: str) -> int:
         # The box holds money: counted in other chips it would grow or shrink on the way.
         raise NapError(
             _(
-                "the pot of {name!r} is in chips of {chip}; start this session with {options}"
-            ).format(
-                name=source.name,
-                chip=f"{source.chip_value} {source.currency}".strip(),
-                options=f"--chip {source.chip_value}"
-                + (f" --currency {source.currency}" if source.currency else ""),
-            )
+                "the pot of {name!r} is in chips of {chip}: "
+                "start this session with that chip value and currency"
+            ).format(name=source.name, chip=f"{source.chip_value} {source.currency}".strip()),
+            "chip",
         )
     return source.pot
 
@@ -593,16 +599,16 @@ def close_plan(state: SessionState, pot_to: str) -> ClosePlan:
         try:
             target = match_player(pot_to, seating)
         except NapError:
-            raise NapError(pot_choice_error(pot_to, seating)) from None
+            raise NapError(pot_choice_error(pot_to, seating), "pot") from None
     pot = state.pot
     return ClosePlan(state.name, pot, target, tuple(close_transfers(pot, seating, target)))
 
 
-def close(state: SessionState, pot_to: str, confirmed: ClosePlan | None = None) -> Closed:
-    """The session closed, the pot split, carried or given to one player; with
-    `confirmed` (the plan a person agreed to), only if it still holds."""
+def close(state: SessionState, pot_to: str, agreed: str | None = None) -> Closed:
+    """The session closed, the pot split, carried or given to one player; with `agreed`
+    (the digest of the plan a person agreed to), only if it still holds."""
     plan = close_plan(state, pot_to)
-    if confirmed is not None and plan != confirmed:
+    if agreed is not None and plan.digest != agreed:
         # Another table wrote while the question was asked: what was agreed no longer holds.
         raise NapError(
             _("{name!r} changed while you were asked; nothing was closed").format(name=state.name)
@@ -668,7 +674,8 @@ def pot_choice_error(typed: str, seating: Sequence[str]) -> str:
     near = difflib.get_close_matches(fold(typed), list(choices), n=1, cutoff=0.75)
     hint = _("; did you mean {player}?").format(player=choices[near[0]]) if near else ""
     return _(
-        "--pot is split, carry or a player at the table ({players}), not {typed!r}{hint}"
+        "the pot is split, carried or given to a player at the table ({players}), "
+        "not {typed!r}{hint}"
     ).format(players=", ".join(seating), typed=typed, hint=hint)
 
 

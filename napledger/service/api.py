@@ -27,7 +27,7 @@
     void(number, expect_revision=None) -> Voided
     amend(number, options, expect_revision=None, expect_next=None) -> DealResult
     join(player, after=None) -> Seated
-    leave(player) -> Seated                     close(pot_to="split", confirmed=None) -> Closed
+    leave(player) -> Seated                     close(pot_to="split", agreed=None) -> Closed
     settlement() -> Settlement                  close_plan(pot_to="split") -> ClosePlan
     reopen() -> Scoreboard
     last_change() -> tuple                      deals_since(after_id) -> [(id, "N.rev")]
@@ -91,6 +91,7 @@ if TYPE_CHECKING:
 
     from napledger.core.tally import Figures
     from napledger.export.data import SessionExport
+    from napledger.service.watch import Changes
     from napledger.store.verify import Report
 
 __all__ = ["Database", "DealOptions", "SessionAPI", "Transaction"]
@@ -204,6 +205,12 @@ class Database:
         self._ledger = found
         return True
 
+    def changes(self) -> Changes:
+        """What tells a server that this database may have changed, whoever wrote to it."""
+        from napledger.service.watch import changes
+
+        return changes(self.url, self.check_same_files)
+
     def _engine(self, write: bool) -> Engine:
         with self._lock:
             if write not in self._engines:
@@ -228,17 +235,17 @@ class Database:
         engine = self._engine(write)
         # Up to date, as nearly always: the command runs in this very transaction.
         behind = False
-        with transaction(engine) as session:
-            if not up_to_date(session.connection()):
+        with transaction(engine) as db:
+            if not up_to_date(db.connection()):
                 behind = True
             else:
-                found = self._same_ledger(session.connection(), write)
-                tx = Transaction(Book(session), write)
+                found = self._same_ledger(db.connection(), write)
+                tx = Transaction(Book(db), write)
                 yield tx
                 if write:
                     for see in self.before_commit:
                         see(tx)
-                    identity.advance(session.connection())
+                    identity.advance(db.connection())
         if write and not behind:
             self._written(found)
             checkpoint(engine)
@@ -251,11 +258,11 @@ class Database:
                     ).format(database=describe(self.url))
                 )
             bring_up_to_date(self.url, self._opened)
-            with transaction(engine) as session:
-                found = self._same_ledger(session.connection(), write)
-                yield Transaction(Book(session), write)
+            with transaction(engine) as db:
+                found = self._same_ledger(db.connection(), write)
+                yield Transaction(Book(db), write)
                 if write:
-                    identity.advance(session.connection())
+                    identity.advance(db.connection())
             if write:
                 self._written(found)
                 checkpoint(engine)
@@ -290,8 +297,8 @@ def bring_up_to_date(url: str, opened: OpenedFile | None = None) -> None:
     """
     engine = make_engine(url, write=True, opened=opened)
     try:
-        with transaction(engine) as session:
-            applied, backup = upgrade(session.connection())
+        with transaction(engine) as db:
+            applied, backup = upgrade(db.connection())
     finally:
         engine.dispose()
     if backup is not None:
@@ -601,12 +608,12 @@ class SessionAPI:
     def close(
         self,
         pot_to: str = "split",
-        confirmed: ClosePlan | None = None,
+        agreed: str | None = None,
         expect_closes: int | None = None,
     ) -> Closed:
-        """Close; with `confirmed` (the plan a person agreed to), only if it still holds;
-        with `expect_closes`, only if the session was closed that many times before (this
-        close made already: its answer again)."""
+        """Close; with `agreed` (the digest of the plan a person agreed to: ClosePlan.digest),
+        only if it still holds; with `expect_closes`, only if the session was closed that
+        many times before (this close made already: its answer again)."""
         b = self._writable(open_only=False)
         if expect_closes is not None:
             closes = b.closes()
@@ -615,7 +622,7 @@ class SessionAPI:
                 last = closes[-1]
                 transfers = close_transfers(last.pot, state.seating, last.pot_to)
                 return Closed(tuple(transfers), self.scoreboard())
-        plan = self._writable().close(pot_to, confirmed)
+        plan = self._writable().close(pot_to, agreed)
         return Closed(plan.transfers, self.scoreboard())
 
     def reopen(self, expect_close: int | None = None) -> Scoreboard:

@@ -615,8 +615,8 @@ class SessionStore:
         """What closing would do, without doing it: shown before a close is confirmed."""
         return core.close_plan(self.state(whole_roster=False), pot_to)
 
-    def close(self, pot_to: str, confirmed: ClosePlan | None = None) -> ClosePlan:
-        done = core.close(self.state(whole_roster=False), pot_to, confirmed)
+    def close(self, pot_to: str, agreed: str | None = None) -> ClosePlan:
+        done = core.close(self.state(whole_roster=False), pot_to, agreed)
         plan = done.plan
         self._post(None, done.postings)
         self._change_row(pot_to=plan.pot_to, closed_at=now())

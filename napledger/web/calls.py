@@ -17,6 +17,7 @@ from napledger.core.ledger import POT, account_name
 from napledger.core.numbers import held, signed
 from napledger.core.options import DealOptions
 from napledger.core.reading import deal_label, deals_counted, step_number
+from napledger.core.rules.choices import Choices, choices
 from napledger.core.rules.scoring import describe
 from napledger.core.rules.texts import rule_text
 from napledger.core.words import _
@@ -42,44 +43,6 @@ class DealView:
     label: str  # "5", or "5.2" for deal 5's second version
     text: str
     payments: tuple[tuple[str, int], ...]  # seat order, the pot last
-
-
-@dataclass(frozen=True)
-class Choices:
-    """Who the deal form offers for each role in one deal: only what the rules allow, and
-    only to those who may (decided from the rules' data, never from a game's name)."""
-
-    dealer: str | None
-    dealt_in: tuple[str, ...]  # who takes cards (bid, revoke): a dealer may sit out
-    sits_out: tuple[str, ...]  # seated but dealt no cards: the dealer, at a big table
-    peepers: tuple[str, ...]  # who may look at the spare card (none: nobody peeps)
-    buyers: tuple[str, ...]  # a box each, where anyone dealt in may buy cards
-    bidder_buys: bool  # one box, the bidder's: only the bidder may buy
-    most_bought: int  # the most cards one player may buy
-
-
-def choices(rules: Rules, seated: tuple[str, ...], dealer: str | None) -> Choices:
-    dealt_in = rules.dealt_in(seated, dealer) if dealer else seated
-    settings = rules.settings
-    peepers = (
-        tuple(p for p in dealt_in if not (p == dealer and settings.dealer_peeps == "never"))
-        if rules.can_peep
-        else ()
-    )
-    # Buying may be only at a small table (purchase_max_dealt): past it, nobody buys.
-    small_enough = (
-        settings.purchase_max_dealt is None or len(dealt_in) <= settings.purchase_max_dealt
-    )
-    may_buy = rules.can_buy and small_enough
-    return Choices(
-        dealer=dealer,
-        dealt_in=dealt_in,
-        sits_out=tuple(p for p in seated if p not in dealt_in),
-        peepers=peepers,
-        buyers=dealt_in if may_buy and rules.buying != "bidder" else (),
-        bidder_buys=may_buy and rules.buying == "bidder",
-        most_bought=rules.most_bought,
-    )
 
 
 @dataclass(frozen=True)
@@ -163,9 +126,9 @@ class SessionItem:
 
 
 def sessions(database: Database) -> list[SessionItem]:
-    with database.read() as ledger:
-        boards = ledger.sessions()
-        current = ledger.current_id()
+    with database.read() as tx:
+        boards = tx.sessions()
+        current = tx.current_id()
     return [session_item(t, current) for t in reversed(boards)]
 
 
@@ -187,28 +150,28 @@ def session_item(t: Scoreboard, current: int | None) -> SessionItem:
 def session_marks(database: Database) -> dict[int, tuple[object, ...]]:
     """What the list of sessions shows of each session changes only when its mark does:
     the session's `last_change`, and whether it is the current one (no session scored)."""
-    with database.read() as ledger:
-        current = ledger.current_id()
-        return {sid: (mark, sid == current) for sid, mark in ledger.last_changes().items()}
+    with database.read() as tx:
+        current = tx.current_id()
+        return {sid: (mark, sid == current) for sid, mark in tx.last_changes().items()}
 
 
 def session_items(database: Database, ids: Iterable[int]) -> dict[int, SessionItem]:
     """The list's rows of the sessions `ids` only, each scored on its own."""
-    with database.read() as ledger:
-        current = ledger.current_id()
-        return {sid: session_item(ledger.session(str(sid)).scoreboard(), current) for sid in ids}
+    with database.read() as tx:
+        current = tx.current_id()
+        return {sid: session_item(tx.session(str(sid)).scoreboard(), current) for sid in ids}
 
 
 def session_id(database: Database, ref: str | None) -> int:
     """The id of the session a link names (an id or a name; none: the current one)."""
-    with database.read() as ledger:
-        return ledger.session(ref).info.id
+    with database.read() as tx:
+        return tx.session(ref).info.id
 
 
 def kept_language(database: Database, session: int) -> str | None:
     """The language the session keeps (`new --lang`), or None: its readers' own."""
-    with database.read() as ledger:
-        return ledger.session(str(session)).info.language
+    with database.read() as tx:
+        return tx.session(str(session)).info.language
 
 
 def board(
@@ -216,8 +179,8 @@ def board(
 ) -> Board:
     """The session's page; with `kept` (a live page's watcher) only the deals recorded
     since it last looked are scored now, and nothing here walks the whole evening."""
-    with database.read() as ledger:
-        s = ledger.session(str(session))
+    with database.read() as tx:
+        s = tx.session(str(session))
         if kept is None:
             history = s.history()  # the closes too: their shares are in the chart
             settlement = s.settlement()
@@ -232,6 +195,7 @@ def board(
         assert deal is not None  # the API scores strictly: a live deal has its record
         deals.append(DealView(d.number, d.label, describe(t.rules, deal), history.payments(d)))
     rules = t.rules
+    allowed = choices(rules, t.seating, t.next_dealer)  # what the next deal allows
     return Board(
         id=info.id,
         name=info.name,
@@ -250,9 +214,9 @@ def board(
         settlement=settlement,
         newest=max((d.id for d in history.deals), default=0) if kept is None else kept.newest,
         seated=t.seating,
-        bids=tuple(bid.name for bid in rules.enabled_bids),
+        bids=allowed.bids,
         hand_size=rules.hand_size,
-        choices=choices(rules, t.seating, t.next_dealer),
+        choices=allowed,
         last_deal=live[0].number if live else None,
         last_revision=live[0].revision if live else None,
         # Deals are by number: the last one's, voided or not, is the highest ever used.
@@ -289,8 +253,8 @@ def spread(steps: Sequence[T], most: int) -> Sequence[T]:
 
 
 def last_change(database: Database, session: int) -> tuple[object, ...]:
-    with database.read() as ledger:
-        return ledger.session(str(session)).last_change()
+    with database.read() as tx:
+        return tx.session(str(session)).last_change()
 
 
 @dataclass(frozen=True)
@@ -307,8 +271,8 @@ class Amending:
 
 
 def amending(database: Database, session: int, number: int) -> Amending:
-    with database.read() as ledger:
-        s = ledger.session(str(session))
+    with database.read() as tx:
+        s = tx.session(str(session))
         revision, deal = s.deal(number)
         rules = s.scoreboard().rules
     outcome = deal.tricks is None and deal.made is not None
@@ -350,30 +314,30 @@ def writing(database: Database) -> AbstractContextManager[Transaction]:
 def record(
     database: Database, session: int, options: DealOptions, expect: int | None = None
 ) -> str:
-    with writing(database) as ledger:
-        done = ledger.session(str(session)).record(options, expect_number=expect)
+    with writing(database) as tx:
+        done = tx.session(str(session)).record(options, expect_number=expect)
     return recorded(done)
 
 
 def pass_deal(
     database: Database, session: int, options: DealOptions, expect: int | None = None
 ) -> str:
-    with writing(database) as ledger:
-        done = ledger.session(str(session)).pass_(options, expect_number=expect)
+    with writing(database) as tx:
+        done = tx.session(str(session)).pass_(options, expect_number=expect)
     return recorded(done, passed=True)
 
 
 def undo(
     database: Database, session: int, expected: int | None, revision: int | None = None
 ) -> str:
-    with writing(database) as ledger:
-        gone = ledger.session(str(session)).undo(expected, expect_revision=revision)
+    with writing(database) as tx:
+        gone = tx.session(str(session)).undo(expected, expect_revision=revision)
     return voided(gone.number)
 
 
 def void(database: Database, session: int, number: int, revision: int | None) -> str:
-    with writing(database) as ledger:
-        gone = ledger.session(str(session)).void(number, expect_revision=revision)
+    with writing(database) as tx:
+        gone = tx.session(str(session)).void(number, expect_revision=revision)
     return voided(gone.number)
 
 
@@ -385,8 +349,8 @@ def amend(
     revision: int | None = None,
     next_number: int | None = None,
 ) -> str:
-    with writing(database) as ledger:
-        done = ledger.session(str(session)).amend(
+    with writing(database) as tx:
+        done = tx.session(str(session)).amend(
             number, options, expect_revision=revision, expect_next=next_number
         )
     return amended(done)
@@ -395,14 +359,14 @@ def amend(
 def join(
     database: Database, session: int, player: str, after: str | None, seen: int | None = None
 ) -> str:
-    with writing(database) as ledger:
-        seated = ledger.session(str(session)).join(player, after, expect_seating=seen)
+    with writing(database) as tx:
+        seated = tx.session(str(session)).join(player, after, expect_seating=seen)
     return joins(seated.player)
 
 
 def leave(database: Database, session: int, player: str, seen: int | None = None) -> str:
-    with writing(database) as ledger:
-        gone = ledger.session(str(session)).leave(player, expect_seating=seen)
+    with writing(database) as tx:
+        gone = tx.session(str(session)).leave(player, expect_seating=seen)
     return leaves(gone.player)
 
 
@@ -505,8 +469,8 @@ def new_session(
     # One name a line, as the form asks; commas too, as `--players A,B,C` takes them.
     names = [n for line in players.splitlines() for n in line.split(",") if n.strip()]
     try:
-        with writing(database) as ledger:
-            board = ledger.new_session(
+        with writing(database) as tx:
+            board = tx.new_session(
                 name,
                 rules,
                 names,
@@ -527,8 +491,8 @@ def started_already(
     database: Database, name: str, rules: Rules, names: list[str]
 ) -> Scoreboard | None:
     """The session a repeated new-session form made, while still as it was started."""
-    with database.read() as ledger:
-        return ledger.started_already(name, rules, names)
+    with database.read() as tx:
+        return tx.started_already(name, rules, names)
 
 
 # --- the keeper: ending a session -----------------------------------------------------
@@ -541,18 +505,12 @@ class Closing:
     seen: str  # the plan asked about, as a fingerprint the answer carries back
 
 
-def plan_digest(plan: object) -> str:
-    import hashlib
-
-    return hashlib.sha256(repr(plan).encode()).hexdigest()[:20]
-
-
 def close_plan(database: Database, session: int, pot_to: str) -> Closing:
     from napledger.store.messages import close_question
 
-    with database.read() as ledger:
-        plan = ledger.session(str(session)).close_plan(pot_to)
-    return Closing(close_question(plan), pot_to, plan_digest(plan))
+    with database.read() as tx:
+        plan = tx.session(str(session)).close_plan(pot_to)
+    return Closing(close_question(plan), pot_to, plan.digest)
 
 
 def close(
@@ -560,29 +518,21 @@ def close(
 ) -> str:
     """Close as the keeper agreed to: refused if the pot or its shares changed since;
     with `closes` (the closes the page saw), a repeat is answered as the first."""
-    from napledger.core.errors import NapError
-    from napledger.store.messages import close_question, closed
+    from napledger.store.messages import closed
 
-    with writing(database) as ledger:
-        api = ledger.session(str(session))
+    with writing(database) as tx:
+        api = tx.session(str(session))
         if closes is not None and api.closes_made() != closes:
             return closed(api.close(pot_to, expect_closes=closes))  # a repeat, or refused
-        plan = api.close_plan(pot_to)
-        if plan_digest(plan) != seen:
-            raise NapError(
-                _(
-                    "the session changed since you were asked, so it was not closed; now: {now}"
-                ).format(now=close_question(plan))
-            )
-        done = api.close(pot_to, plan, expect_closes=closes)
+        done = api.close(pot_to, seen, expect_closes=closes)
     return closed(done)
 
 
 def reopen(database: Database, session: int, close: int | None = None) -> str:
     from napledger.store.messages import reopened
 
-    with writing(database) as ledger:
-        board = ledger.session(str(session)).reopen(expect_close=close)
+    with writing(database) as tx:
+        board = tx.session(str(session)).reopen(expect_close=close)
     return reopened(board)
 
 
@@ -593,8 +543,8 @@ def documents(
     with `kept` (the page's), only the deals recorded since it last looked are scored."""
     from napledger.service.documents import hands_json, settlement_json, table_document
 
-    with database.read() as ledger:
-        s = ledger.session(str(session))
+    with database.read() as tx:
+        s = tx.session(str(session))
         if kept is None:
             history, settled = s.history(with_roster=False), s.settlement()
         else:
@@ -614,11 +564,11 @@ def workbook(database: Database, session: int) -> tuple[str, bytes]:
     from napledger.core.words import speaking, workbook_language
     from napledger.export.workbook import file_name, played_on, write_workbook
 
-    with database.read() as ledger, tempfile.TemporaryDirectory() as folder:
+    with database.read() as tx, tempfile.TemporaryDirectory() as folder:
         # Written inside the reading transaction: the deals stream from the store.
-        info = ledger.session(str(session)).info
+        info = tx.session(str(session)).info
         with speaking(workbook_language(None, [info.language])):  # as `export` chooses
-            data = [ledger.export_data(info)]
+            data = [tx.export_data(info)]
             name = file_name([data[0].name], played_on(data))
             path = write_workbook(data, Path(folder) / name, exists="replace")
         return name, path.read_bytes()

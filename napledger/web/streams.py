@@ -15,7 +15,6 @@ from napledger.core import words
 from napledger.core.errors import NapError
 from napledger.service.api import Database
 from napledger.service.kept import KeptHistory
-from napledger.service.watch import changes
 from napledger.web import calls
 from napledger.web.access import Organising
 from napledger.web.chart import running_chart
@@ -78,7 +77,7 @@ def live_hub(database: Database, templates: Jinja2Templates, secret: str) -> Hub
 
         return Watch(lambda: calls.last_change(database, session), render)
 
-    return Hub(watch, changes=lambda: changes(database), check=database.check_same_ledger)
+    return Hub(watch, changes=database.changes, check=database.check_same_ledger)
 
 
 @router.get("/events", response_class=EventSourceResponse)

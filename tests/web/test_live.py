@@ -21,7 +21,7 @@ from napledger.core.rules import load_preset
 from napledger.service.api import Database
 from napledger.service.kept import KeptHistory
 from napledger.service.watch import Changes
-from napledger.web import calls, live, streams
+from napledger.web import calls, live
 from napledger.web.calls import CHART_STEPS
 from napledger.web.chart import running_chart
 
@@ -47,7 +47,11 @@ def evening(nap):
     return 1
 
 
-def test_a_deal_from_a_separate_hand_process_is_pushed_within_a_second(live_server, evening):
+def test_a_deal_from_a_separate_hand_process_is_pushed_as_it_is_heard(
+    live_server, evening, no_polling
+):
+    # With nothing polling, the next event can only come from hearing the write (SQLite's
+    # data version, PostgreSQL's NOTIFY); the stream's timeout fails the read otherwise.
     page = httpx2.get(f"{live_server.url}/s/1").text
     since = page.split('data-since="')[1].split('"')[0]
     with httpx2.stream("GET", f"{live_server.url}/s/1/events?since={since}", timeout=10) as stream:
@@ -60,9 +64,7 @@ def test_a_deal_from_a_separate_hand_process_is_pushed_within_a_second(live_serv
             check=True,
             capture_output=True,
         )
-        written = time.monotonic()
         pushed = next(feed)
-        assert time.monotonic() - written < 1.0
         assert pushed["deals"] == ["2"]
         assert "Ben bid misère: made" in pushed["html"]
 
@@ -147,7 +149,7 @@ def no_polling(monkeypatch):
 def test_a_deal_entered_on_the_keepers_page_reaches_open_pages_with_nothing_polling(
     live_server, evening, no_polling, monkeypatch
 ):
-    monkeypatch.setattr(streams, "changes", lambda database: Deaf())
+    monkeypatch.setattr(Database, "changes", lambda database: Deaf())
     with httpx2.stream("GET", f"{live_server.url}/s/1/events?since=0", timeout=10) as stream:
         feed = events(stream)
         assert next(feed)["deals"] == ["1"]

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from napledger.core.errors import DealError
 from napledger.core.ledger import POT, Transfer, postings
 from napledger.core.numbers import grouped
+from napledger.core.rules.choices import choices
 from napledger.core.rules.model import Bid, Rules
 from napledger.core.rules.texts import bid_name, game_name, player_count, rule_text
 from napledger.core.words import N_, _, language, ngettext
@@ -47,7 +48,8 @@ def check_deal(rules: Rules, deal: Deal) -> None:
         raise DealError(player_count(rules, len(seated)))
     if deal.dealer not in seated:
         raise DealError(_("the dealer {player} is not seated").format(player=deal.dealer), "dealer")
-    dealt_in = rules.dealt_in(seated, deal.dealer)
+    allowed = choices(rules, seated, deal.dealer)  # what the page offers and play completes
+    dealt_in = allowed.dealt_in
 
     def must_be_dealt_in(player: str, role: str, field: str) -> None:
         if player not in dealt_in:
@@ -70,7 +72,7 @@ def check_deal(rules: Rules, deal: Deal) -> None:
         )
     for player in deal.peeps:
         must_be_dealt_in(player, N_("one who peeps"), "peep")
-    if deal.dealer in deal.peeps and rules.settings.dealer_peeps == "never":
+    if deal.dealer in deal.peeps and deal.dealer not in allowed.peepers:
         raise DealError(
             _(
                 "the dealer {player} may not look at the floater (rule dealer_peeps is never)"
@@ -91,15 +93,15 @@ def check_deal(rules: Rules, deal: Deal) -> None:
         raise DealError(_("nobody buys cards in {game}").format(game=game_name(rules)), "buy")
     for player, cards in deal.buys:
         must_be_dealt_in(player, N_("one who buys cards"), "buy")
-        if rules.buying == "bidder" and player != deal.bidder:
+        if rules.buying == "bidder" and player != deal.bidder:  # said before the table size
             raise DealError(
                 _("only the bidder buys cards in {game}, not {player}").format(
                     game=game_name(rules), player=player
                 ),
                 "buy",
             )
-        if not 1 <= cards <= rules.most_bought:
-            most = rules.most_bought
+        if not 1 <= cards <= allowed.most_bought:
+            most = allowed.most_bought
             if most == 1:
                 raise DealError(
                     _("{player} can buy one card, not {cards}").format(player=player, cards=cards),
@@ -114,7 +116,7 @@ def check_deal(rules: Rules, deal: Deal) -> None:
     if len({p for p, _ in deal.buys}) != len(deal.buys):
         raise DealError(_("give each player's purchase once"), "buy")
     most_dealt = rules.settings.purchase_max_dealt
-    if deal.buys and most_dealt is not None and len(dealt_in) > most_dealt:
+    if deal.buys and not (allowed.buyers or allowed.bidder_buys):  # a table too big to buy at
         raise DealError(
             _(
                 "cards are bought only with at most {most} dealt in, not {count} "
@@ -145,7 +147,7 @@ def check_deal(rules: Rules, deal: Deal) -> None:
     if deal.tricks is not None:
         if deal.made is not None:
             raise DealError(_("give the tricks taken or made/failed, not both"), "result")
-        if not 0 <= deal.tricks <= rules.hand_size:
+        if deal.tricks not in allowed.tricks:
             raise DealError(
                 _("tricks must be from 0 to {most}, not {tricks}").format(
                     most=rules.hand_size, tricks=deal.tricks
