@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Annotated
 
+from anyio import CapacityLimiter
 from fastapi import Depends, Request
 from fastapi.templating import Jinja2Templates
 
@@ -21,6 +22,8 @@ from napledger.web.bounded import connection_cap
 from napledger.web.crowd import Crowd
 from napledger.web.keys import WrongKeys
 from napledger.web.live import Hub
+
+STREAM_STARTS = 2
 
 
 @dataclass
@@ -35,6 +38,10 @@ class Site:
     languages: dict[int, str | None] = field(default_factory=dict)
     # `/s/N/json` as last written, and the session's mark (`last_change`) it was written at.
     documents: dict[int, tuple[tuple[object, ...], bytes]] = field(default_factory=dict)
+    # The worker threads a stream's start may take at once (its session looked up): a
+    # flood of streams queues here instead of taking every worker from the keeper's page,
+    # and leaves no thread pool and database connections behind, grown for it.
+    stream_starts: CapacityLimiter = field(default_factory=lambda: CapacityLimiter(STREAM_STARTS))
 
     def __post_init__(self) -> None:
         # The pages' own histories, not a watcher's: each keeps what it rendered
@@ -58,10 +65,17 @@ def on_site(request: Request) -> Site:
     return site
 
 
-def opened(request: Request) -> Database:
+# The dependencies are async: reading the app's state needs no worker thread (FastAPI runs
+# a plain `def` dependency in one), so no request, a wrong key's included, takes a worker
+# before its key is checked.
+async def site_of(request: Request) -> Site:
+    return on_site(request)
+
+
+async def opened(request: Request) -> Database:
     """The server's one database, opened at start: what every route reads and writes."""
     return on_site(request).database
 
 
-OnSite = Annotated[Site, Depends(on_site)]
+OnSite = Annotated[Site, Depends(site_of)]
 DB = Annotated[Database, Depends(opened)]

@@ -91,11 +91,13 @@ async def list_events(
         yield event
 
 
-async def existing(session: int, db: DB) -> int:
+async def existing(session: int, site: OnSite) -> int:
     """The id of a session that exists, checked before a stream starts (then it is too
     late to 404). The id found, not the number typed: a session may be *named* `-1` or
     `0`, and those numbers are the lists' own streams (the organiser's with every key)."""
-    return await to_thread.run_sync(calls.session_id, db, str(session))
+    return await to_thread.run_sync(
+        calls.session_id, site.database, str(session), limiter=site.stream_starts
+    )
 
 
 @router.get("/s/{session}/events", response_class=EventSourceResponse)
