@@ -12,12 +12,13 @@ Every stream also has a lifetime (`LIFETIME`, spread a little so a room's pages 
 all come back at once): then it ends and the page reconnects, saying the last deal it saw,
 so nothing is lost; a stream left open by a forgotten tab does not hold a file forever.
 
-After a flood of streams has gone, the memory their buffers took is handed back to the
-system (`trim`), so the server returns near its idle size.
+After a flood of streams has gone, the memory its objects took is handed back to the
+system (`trim`), a moment later, once the connections' own objects are freed too.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import ctypes
 import ctypes.util
@@ -29,6 +30,7 @@ LIFETIME = 15 * 60.0  # seconds a stream lives before the page reconnects
 RETRY_MS = 5_000  # how long a page waits before it reconnects, told with every stream
 CROWDED_RETRY_MS = 30_000  # a stream refused for the crowd tries again after this
 FLOOD = 64  # streams after whose going the memory they took is handed back
+TRIM_AFTER = 2.0  # seconds after a flood's streams are gone: their connections close too
 
 
 class Crowded(Exception):
@@ -61,7 +63,10 @@ class Crowd:
             del self.open[address]
         if self.peak >= FLOOD and self.count <= FLOOD // 4:  # a flood has gone
             self.peak = self.count
-            trim()
+            try:
+                asyncio.get_running_loop().call_later(TRIM_AFTER, trim)
+            except RuntimeError:  # no loop: nothing is being torn down meanwhile
+                trim()
 
 
 def trim() -> None:

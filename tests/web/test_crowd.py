@@ -61,3 +61,48 @@ def test_a_stream_ends_when_its_lifetime_is_over_and_the_page_comes_back(crowded
         assert f"retry: {RETRY_MS}" in said
         assert sum(line.startswith("data:") for line in said) == 1
     assert site.crowd.count == 0  # each place given back
+
+
+def test_when_streams_close_the_server_holds_nothing_of_them(nap):
+    """After a crowd of streams has gone, no place, watcher or event of theirs is kept:
+    the memory a flood took can all be handed back (bench_serve --attacks measures it)."""
+    import asyncio
+    import gc
+    import weakref
+
+    from starlette.requests import Request
+
+    from napledger.web.streams import SESSIONS, follow
+
+    nap("new fri --players Ann,Ben,Cat")
+    site = create_app(None, SECRET).state.site
+
+    def request(address: str) -> Request:
+        return Request({"type": "http", "client": (address, 1), "headers": []})
+
+    async def scenario() -> list[weakref.ref]:
+        pages = [
+            follow(request(f"10.0.0.{n % 3}"), site, watched, None)
+            for n in range(12)
+            for watched in (1, SESSIONS)
+        ]
+        for page in pages:
+            assert "html" in (await anext(page)).data
+        watches = list(site.hub.watches.values())
+        assert len(watches) == 2 and site.crowd.count == 24
+        assert sum(w.listeners for w in watches) == 24
+        kept = [weakref.ref(o) for w in watches for o in (w, w.changed, w.wake)]
+        tasks = [w.task for w in watches]
+        for page in pages:
+            await page.aclose()  # as when a page is closed: the stream's generator ends
+        await asyncio.gather(*tasks, return_exceptions=True)  # each watcher, cancelled
+        assert all(task.cancelled() for task in tasks)
+        assert site.hub.watches == {}
+        assert site.crowd.count == 0 and not site.crowd.open
+        await site.hub.close()
+        return kept
+
+    with site.database:
+        kept = asyncio.run(scenario())
+    gc.collect()
+    assert [ref() for ref in kept] == [None] * len(kept)
