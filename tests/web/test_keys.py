@@ -92,8 +92,11 @@ def test_a_right_key_is_never_slowed_by_wrong_ones_from_anywhere():
         for i in range(30):
             await keys.check("10.0.0.7", f"guess{i}", "right")
         before = len(slept.waits)
+        counted = (keys.addresses["10.0.0.7"].count, list(keys.addresses))
         right = await keys.check("10.0.0.7", "right", "right")
         assert len(slept.waits) == before  # answered without a wait
+        # ...and touching nothing the wrong ones keep: its cost does not grow with them.
+        assert (keys.addresses["10.0.0.7"].count, list(keys.addresses)) == counted
         return right and await keys.check("10.0.0.8", "right", "right")
 
     assert asyncio.run(run())
