@@ -21,7 +21,7 @@ from napledger.web.chart import running_chart
 from napledger.web.crowd import CROWDED_RETRY_MS, RETRY_MS, Crowded
 from napledger.web.live import Hub, Revisions, Rows, Watch
 from napledger.web.pages import with_keys
-from napledger.web.site import DB, OnSite, Site
+from napledger.web.site import OnSite, Site
 
 # The watchers of the two lists of sessions, beside the sessions' own (whose ids start at 1).
 SESSIONS, ORGANISERS = 0, -1
