@@ -31,7 +31,7 @@ from napledger.core.errors import NapError
 from napledger.core.ledger import account_name
 from napledger.core.numbers import signed
 from napledger.core.options import DealOptions
-from napledger.core.reading import (
+from napledger.core.read.said import (
     CLOSE,
     OPEN,
     by_chips,
@@ -356,7 +356,7 @@ def test_an_amended_deal_a_gain_a_loss_and_the_pot_read_alike_in_all_four(nap, t
 
 def test_a_carried_pot_and_the_closes_read_alike_in_hands_and_on_deals(nap, tmp_path):
     """The pot coming in and going out is one row of the timeline, worded once
-    (napledger.core.reading), in the terminal's hands and the workbook's Deals sheet."""
+    (napledger.core.read.said), in the terminal's hands and the workbook's Deals sheet."""
     nap("new first --players A,B,C --variant russian")
     nap("pass")
     nap("close --pot carry")

@@ -13,10 +13,10 @@ from rich.cells import cell_len
 from rich.console import Console
 
 from napledger.cli.grid import CACHED
-from napledger.core.history import ScoredDeal
 from napledger.core.ledger import POT, account_name, in_seat_order
 from napledger.core.numbers import currency_sign, held, signed
-from napledger.core.reading import (
+from napledger.core.read.history import ScoredDeal
+from napledger.core.read.said import (
     CLOSE,
     OPEN,
     pot_at_close,

@@ -13,9 +13,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from napledger.core.errors import NapError
-from napledger.core.history import Revision, ScoredDeal, final_pot, score_history
 from napledger.core.ledger import account_name, imbalance, postings
 from napledger.core.numbers import written
+from napledger.core.read.history import Revision, ScoredDeal, final_pot, score_history
 from napledger.core.rules import rules_from_dict
 from napledger.core.rules.scoring import close_transfers
 from napledger.core.seating import Dealt, RosterChange, misdealt, seated_at

@@ -7,14 +7,25 @@ header row, rather than tables stacked under one frozen header.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from datetime import date
 from decimal import Decimal
 
 from openpyxl.utils import get_column_letter
 
 from napledger.core.ledger import POT, account_name
-from napledger.core.reading import shares_said
+from napledger.core.read.notes import pot_at_close_rule, setting_shown, settings, stake_note, stakes
+from napledger.core.read.report import SessionReport
+from napledger.core.read.said import shares_said
+from napledger.core.read.settlement import (
+    EveningPart,
+    as_if_closed_now,
+    evening,
+    everyone_square,
+    parties,
+)
+from napledger.core.read.timeline import PotFlow
+from napledger.core.rules.load import rules_to_dict
 from napledger.core.rules.texts import bid_name, rule_text
 from napledger.core.words import N_, NC_, _, language, ngettext, pgettext
 from napledger.export.cells import (
@@ -26,9 +37,7 @@ from napledger.export.cells import (
     money_format,
     money_label,
 )
-from napledger.export.data import SessionExport, StakeRow
-from napledger.export.evening import EveningPart, evening
-from napledger.export.history import History, PotFlow
+from napledger.export.history import Written
 from napledger.export.sheet import MONEY, SIGNED, Column, Sheet
 from napledger.export.style import TOTAL
 
@@ -60,7 +69,7 @@ STAKE_COLUMNS = (
 SETTING_COLUMNS = (Column(N_("Setting")), Column(N_("Value")), Column(N_("What it does")))
 
 
-def evening_title(sessions: Sequence[SessionExport]) -> str:
+def evening_title(sessions: Sequence[SessionReport]) -> str:
     """What the evening is called on every printed page: its sessions' names."""
     if not sessions:
         return _("napledger: no sessions")
@@ -68,7 +77,7 @@ def evening_title(sessions: Sequence[SessionExport]) -> str:
 
 
 def write_summary(
-    sheet: Sheet, sessions: Sequence[SessionExport], history: History, header: str
+    sheet: Sheet, sessions: Sequence[SessionReport], history: Written, header: str
 ) -> None:
     """The evening first (totals, one settlement), then each session's own block.
 
@@ -77,7 +86,7 @@ def write_summary(
     """
     live_deals = history.live_deals
     name_width = max(_name_width(sessions), len(_(CHECK)) + 1.0)
-    variant = max((len(rule_text(s.variant)) for s in sessions), default=0) + 2.0
+    variant = max((len(rule_text(s.rules.title)) for s in sessions), default=0) + 2.0
     sheet.set_widths(
         [
             name_width,
@@ -100,11 +109,9 @@ def write_summary(
     sheet.line(_evening_line(sessions, live_deals))
     parts = evening(sessions)
     for number, part in enumerate(parts, 1):
-        _write_part(sheet, part, number if len(parts) > 1 else None)
+        _write_part(sheet, part, sessions, number if len(parts) > 1 else None)
     if any(s.closed is None for s in sessions):
-        sheet.line(
-            _("An open session counts as if it closed now with the pot split, as settle does.")
-        )
+        sheet.line(as_if_closed_now())
     for number, (session, live, pot) in enumerate(
         zip(sessions, live_deals, history.pots, strict=True), 1
     ):
@@ -112,7 +119,7 @@ def write_summary(
     _write_sessions_table(sheet, sessions, live_deals)
 
 
-def _evening_line(sessions: Sequence[SessionExport], live_deals: Sequence[int]) -> str:
+def _evening_line(sessions: Sequence[SessionReport], live_deals: Sequence[int]) -> str:
     days = sorted({excel_datetime(s.created).date() for s in sessions})
     if len(days) == 1:
         when = _day(days[0])
@@ -160,24 +167,26 @@ MONTHS = (
 )
 
 
-def _write_part(sheet: Sheet, part: EveningPart, number: int | None) -> None:
+def _write_part(
+    sheet: Sheet, part: EveningPart, sessions: Sequence[SessionReport], number: int | None
+) -> None:
     """One currency's totals and settlement; ``number`` tells parts apart when there are several."""
     fmt = max((money_format(s.currency, s.chip_value) for s in part.sessions), key=len)
     signed = max(
         (money_format(s.currency, s.chip_value, signed=True) for s in part.sessions), key=len
     )
     suffix = f" ({part.currency})" if number else ""
-    players = list(dict.fromkeys(p for s in part.sessions for p in s.players))
-    parties = [*players, *(p for p in part.net if p not in players)]
-    parties = [p for p in parties if p != POT or part.net.get(p)]
-    sheet.keep(len(parties) + 5)
+    players = [p for s in sessions if s in part.sessions for p in s.players]
+    # In the board's order: most money first, as the terminal lists them.
+    listed = parties({p: part.net.get(p, Decimal(0)) for p in [*players, *part.net]}, players)
+    sheet.keep(len(listed) + 5)
     sheet.blank()
     sheet.heading(_("Evening totals") + suffix)
     chips = part.chip_value is not None
     columns = TOTAL_COLUMNS if chips else MONEY_ONLY_COLUMNS
     sheet.begin_table(f"EveningTotals{number or ''}", columns)
     first = sheet.rows + 1
-    for party in parties:
+    for party in listed:
         money = part.net.get(party, Decimal(0))
         label = _("in the carried pot") if party == POT else party
         values = [label, part.chips(party), money] if chips else [label, money]
@@ -190,7 +199,7 @@ def _write_part(sheet: Sheet, part: EveningPart, number: int | None) -> None:
     payments = ngettext("{n} payment", "{n} payments", count).format(n=count)
     sheet.heading(_("Settlement") + f"{suffix}: {payments}")
     if not part.plan:
-        sheet.line(_("Everyone is square."))
+        sheet.line(everyone_square())
         return
     sheet.begin_table(f"EveningSettlement{number or ''}", PAYMENT_COLUMNS)
     for payment in part.plan:
@@ -210,20 +219,20 @@ def _check_row(sheet: Sheet, columns: Sequence[Column], first: int, fmt: str, si
 
 
 def _write_session(
-    sheet: Sheet, session: SessionExport, live: int, pot: PotFlow, number: int
+    sheet: Sheet, session: SessionReport, live: int, pot: PotFlow, number: int
 ) -> None:
     fmt = money_format(session.currency, session.chip_value)
     signed = money_format(session.currency, session.chip_value, signed=True)
     value = session.chip_value
-    rows: list[tuple[str, int]] = [(p, session.chips.get(p, 0)) for p in session.players]
+    rows: list[tuple[str, int]] = [(line.player, line.chips) for line in session.standings]
     # The pot as a party of the session: what it brought in (a carried pot) is what the
     # players share between them, what is left in it is what they put in and did not take.
-    if session.opening_pot:
+    if session.info.opening_pot:
         if session.carried_from:
             source = _("from {session}'s pot").format(session=session.carried_from)
         else:
             source = _("from a carried pot")
-        rows.append((source, -session.opening_pot))
+        rows.append((source, -session.info.opening_pot))
     if session.pot:
         rows.append((_pot_left(session), session.pot))
     sheet.keep(len(rows) + 6)
@@ -240,7 +249,7 @@ def _write_session(
     sheet.line(pot_line(session, pot))
 
 
-def _pot_left(session: SessionExport) -> str:
+def _pot_left(session: SessionReport) -> str:
     if session.pot_to == "carry":
         if session.carried_to:
             return _("carried to {session}").format(session=session.carried_to)
@@ -248,7 +257,7 @@ def _pot_left(session: SessionExport) -> str:
     return _("left in the pot")
 
 
-def pot_line(session: SessionExport, pot: PotFlow) -> str:
+def pot_line(session: SessionReport, pot: PotFlow) -> str:
     """Where the session's pot came from and went, in chips."""
     parts = []
     if pot.carried_in:
@@ -277,7 +286,7 @@ def pot_line(session: SessionExport, pot: PotFlow) -> str:
 
 
 def _write_sessions_table(
-    sheet: Sheet, sessions: Sequence[SessionExport], live_deals: Sequence[int]
+    sheet: Sheet, sessions: Sequence[SessionReport], live_deals: Sequence[int]
 ) -> None:
     """The sessions again as one table of typed values, for sorting and formulas."""
     sheet.keep(len(sessions) + 4)
@@ -288,7 +297,7 @@ def _write_sessions_table(
         value = session.chip_value
         row = [
             session.name,
-            rule_text(session.variant),
+            rule_text(session.rules.title),
             session.currency,
             value,
             session.created,
@@ -301,7 +310,7 @@ def _write_sessions_table(
     sheet.end_table()
 
 
-def _session_line(session: SessionExport, live: int) -> str:
+def _session_line(session: SessionReport, live: int) -> str:
     chip = money_label(session.chip_value, session.currency, session.chip_value)
     started = _("started {when}").format(when=f"{excel_datetime(session.created):%Y-%m-%d %H:%M}")
     if session.closed:
@@ -310,10 +319,10 @@ def _session_line(session: SessionExport, live: int) -> str:
         closed = _("open")
     deals = ngettext("{n} deal", "{n} deals", live).format(n=live)
     chip_said = _("a chip is {money}").format(money=chip)
-    return f"{rule_text(session.variant)} · {chip_said} · {started}, {closed} · {deals}"
+    return f"{rule_text(session.rules.title)} · {chip_said} · {started}, {closed} · {deals}"
 
 
-def _name_width(sessions: Sequence[SessionExport]) -> float:
+def _name_width(sessions: Sequence[SessionReport]) -> float:
     longest = max((len(p) for s in sessions for p in s.players), default=0)
     low, high = NAME_WIDTH
     return min(max(longest + 2.0, low), high)
@@ -322,16 +331,15 @@ def _name_width(sessions: Sequence[SessionExport]) -> float:
 # --- Rules ------------------------------------------------------------------------------
 
 
-def write_rules(sheet: Sheet, sessions: Sequence[SessionExport], header: str) -> None:
+def write_rules(sheet: Sheet, sessions: Sequence[SessionReport], header: str) -> None:
     """Each set of rules once, with the sessions played under it and what it does to the pot."""
     # The two stake headers wrap onto two lines: "Made: each / opponent pays" and
     # "Failed: pays / each opponent". At 16 characters "Failed: pays each" fitted a
     # line, right-aligned against the column's left edge, and ran on from its neighbour.
     sheet.set_widths([22.0, 10.0, 13.0, 13.0, 13.0, 60.0], STAKE_COLUMNS)
-    groups: dict[tuple[object, ...], list[SessionExport]] = {}
+    groups: dict[str, list[SessionReport]] = {}
     for s in sessions:
-        same = (s.variant, s.stakes, tuple(sorted(s.settings.items())), tuple(s.absent.items()))
-        groups.setdefault(same, []).append(s)
+        groups.setdefault(repr(rules_to_dict(s.rules)), []).append(s)
     # Each set of rules fits a page: as tall as their count, as wide as one.
     sheet.print_setup(header, repeat_first_row=False, pages_tall=max(1, len(groups)))
     sheet.title(_("Rules"))
@@ -339,13 +347,13 @@ def write_rules(sheet: Sheet, sessions: Sequence[SessionExport], header: str) ->
         sheet.line(_("No sessions."))
     for number, group in enumerate(groups.values(), 1):
         suffix = str(number) if number > 1 else ""
-        first = group[0]
+        first = group[0].rules
         sheet.blank()
-        sheet.heading(rule_text(first.variant))
+        sheet.heading(rule_text(first.title))
         sheet.line(_("Played in: {sessions}").format(sessions=", ".join(s.name for s in group)))
-        pot_fail_doubles = bool(first.settings.get("pool_fail_doubles"))
+        pot_fail_doubles = bool(first.settings.pool_fail_doubles)
         sheet.begin_table(f"StakesTable{suffix}", STAKE_COLUMNS)
-        for stake in first.stakes:
+        for stake in stakes(first):
             sheet.append(
                 [
                     bid_name(stake.bid),
@@ -360,122 +368,10 @@ def write_rules(sheet: Sheet, sessions: Sequence[SessionExport], header: str) ->
         sheet.end_table()
         sheet.blank()
         sheet.begin_table(f"SettingsTable{suffix}", SETTING_COLUMNS)
-        for key, setting in first.settings.items():
-            if key in first.absent:  # as `variants` shows it: a dash and the reason
-                sheet.append([key, "—", rule_text(first.absent[key])], muted=True)
+        for setting in settings(first):
+            if setting.absent:  # as `variants` shows it: a dash and the reason
+                sheet.append([setting.key, "—", setting.note], muted=True)
             else:
-                note = setting_note(key, setting, first.settings)
-                sheet.append([key, _setting_text(setting), note])
+                sheet.append([setting.key, setting_shown(setting.value), setting.note])
         sheet.end_table()
-        sheet.line(
-            _(
-                "At the close of a session the pot is split among those seated, "
-                "given to one player, or carried to the next session, as chosen with close."
-            )
-        )
-
-
-def stake_note(stake: StakeRow, pot_fail_doubles: bool) -> str:
-    """What a bid does to the pot, in a few words."""
-    if not stake.enabled:
-        return _("off in this session: it cannot be bid")
-    parts = []
-    if stake.pot_bid:
-        parts.append(_("made: takes the whole pot"))
-        if pot_fail_doubles:
-            parts.append(_("failed: pays the pot as much as it holds (doubles it)"))
-    if stake.fail_pot:
-        parts.append(
-            ngettext(
-                "failed: also pays {n} chip into the pot",
-                "failed: also pays {n} chips into the pot",
-                stake.fail_pot,
-            ).format(n=stake.fail_pot)
-        )
-    return "; ".join(parts) or _("none: paid between the players only")
-
-
-def _setting_text(value: object) -> object:
-    """On or off for a switch; a number stays a number, to compute with."""
-    if value is True:
-        return _("on")
-    if value is False or value == "off":
-        return _("off")
-    return value if isinstance(value, int) else str(value)
-
-
-def setting_note(key: str, value: object, settings: Mapping[str, object]) -> str:
-    """What a setting does to the money, in a few words."""
-    on = value not in (False, "off", 0, None)
-    ante = settings.get("pool_ante", 1)
-    notes = {
-        "dealer_sits_out_from": (
-            _("with {value} or more seated, the dealer sits the deal out").format(value=value)
-            if on
-            else _("the dealer always plays")
-        ),
-        "pool": (
-            _(
-                "every seated player antes {ante} into the pot each deal, passed-out ones too"
-            ).format(ante=ante)
-            if on
-            else _("no ante from every player")
-        ),
-        "pool_ante": _("chips each player antes when pool is on"),
-        "pool_fail_doubles": (
-            _("a failed pot bid pays the pot as much as it holds")
-            if on
-            else _("a failed pot bid pays the pot nothing")
-        ),
-        "dealer_ante": (
-            _("the dealer puts {value} into the pot each deal").format(value=value)
-            if on
-            else _("the dealer antes nothing")
-        ),
-        "peep_fee": (
-            _("each player who peeps pays {value} into the pot").format(value=value)
-            if on
-            else _("peeping is free")
-        ),
-        "purchase_fee": (
-            _("each card bought costs {value}, paid into the pot").format(value=value)
-            if on
-            else _("buying cards is free")
-        ),
-        "dealer_peeps": {
-            "free": _("the dealer looks at the floater free"),
-            "pays": _("the dealer pays the peep fee to look, like anyone"),
-            "never": _("the dealer may not look at the floater"),
-        }.get(str(value), ""),
-        "revoke_fine": (
-            _("a revoker also pays {value} into the pot").format(value=value)
-            if on
-            else _("a revoke pays no fine")
-        ),
-        "empty_pot_ante": (
-            _(
-                "a deal that starts with the pot empty: every seated player first puts in {value}"
-            ).format(value=value)
-            if on
-            else _("an empty pot is not refilled")
-        ),
-        "pass_doubles": (
-            _(
-                "the deal after a passed-out one pays its stakes twice (never antes, fees or the pot)"
-            )
-            if on
-            else _("stakes stay the same after a pass")
-        ),
-        "purchase_max_dealt": (
-            _("cards are bought only with at most {value} dealt in").format(value=value)
-            if on
-            else _("cards may be bought at any table")
-        ),
-    }
-    if key in notes:
-        return notes[key]
-    if isinstance(value, bool):
-        if value:
-            return _("the bid {key} is on").format(key=key)
-        return _("the bid {key} is off").format(key=key)
-    return ""
+        sheet.line(pot_at_close_rule())

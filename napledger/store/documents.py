@@ -10,8 +10,8 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from napledger.core.history import ScoredDeal
 from napledger.core.money import money_chips, money_text
+from napledger.core.read.history import ScoredDeal
 from napledger.core.rules import Deal
 from napledger.core.rules.scoring import outcome
 from napledger.core.words import speaking

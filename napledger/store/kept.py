@@ -17,8 +17,8 @@ from typing import TypeVar, overload
 from sqlalchemy import select
 from sqlmodel import Session
 
-from napledger.core.history import ScoredDeal, score_history
 from napledger.core.ledger import POT, balances
+from napledger.core.read.history import ScoredDeal, score_history
 from napledger.store.api import SessionAPI, settlement
 from napledger.store.book import SessionStore
 from napledger.store.codec import DealRecord, revisions

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from napledger.core.ledger import Transfer, account_name, in_seat_order
 from napledger.core.money import shown_money
 from napledger.core.numbers import signed
-from napledger.core.reading import deal_label, shares_said
+from napledger.core.read.said import deal_label, shares_said
 from napledger.core.words import _, ngettext
 from napledger.store.views import Closed, ClosePlan, DealResult, Scoreboard
 

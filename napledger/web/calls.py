@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, TypeVar
 from napledger.core.ledger import POT, account_name
 from napledger.core.numbers import held, signed
 from napledger.core.options import DealOptions
-from napledger.core.reading import deal_label, step_number
+from napledger.core.read.said import deal_label, step_number
 from napledger.core.rules.scoring import describe
 from napledger.core.rules.texts import rule_text
 from napledger.core.words import _
@@ -579,7 +579,7 @@ def workbook(database: Database, session: int) -> tuple[str, bytes]:
         # Written inside the reading transaction: the deals stream from the store.
         info = ledger.session(str(session)).info
         with speaking(workbook_language(None, [info.language])):  # as `export` chooses
-            data = [ledger.export_data(info)]
+            data = [ledger.report(info)]
             name = file_name([data[0].name], played_on(data))
             path = write_workbook(data, Path(folder) / name, exists="replace")
         return name, path.read_bytes()

@@ -9,7 +9,7 @@ from decimal import Decimal
 import pytest
 
 from napledger.core.errors import NapError
-from napledger.core.history import ScoredDeal
+from napledger.core.read.history import ScoredDeal
 from napledger.core.ledger import POT
 from napledger.core.options import DealOptions
 from napledger.core.rules import load_preset
