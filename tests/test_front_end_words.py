@@ -42,9 +42,7 @@ def _python_sentences(path: Path) -> list[str]:
 
 def _template_sentences(path: Path) -> list[str]:
     text = path.read_text(encoding="utf-8")
-    found = [
-        f"{path.name}: {m[1][:60]}" for m in TEMPLATE_CALL.finditer(text) if "%(" in m[1]
-    ]
+    found = [f"{path.name}: {m[1][:60]}" for m in TEMPLATE_CALL.finditer(text) if "%(" in m[1]]
     found += [
         f"{path.name}: {m[2].strip()[:60]}"
         for m in TEMPLATE_TRANS.finditer(text)
