@@ -374,19 +374,12 @@ def hands(ctx: typer.Context, session: SessionOpt = None, as_json: JsonOpt = Fal
     from napledger.cli import render
     from napledger.store import documents
 
-    came = went = None  # the sessions a carried pot came from and went to, by name
     with book(ctx, write=False) as tx:
         history = tx.session(session).history(with_roster=not as_json)
-        info = history.scoreboard.session
-        if not as_json and info.carried_from:
-            came = tx.session(str(info.carried_from)).info.name
-        if not as_json and info.pot_to == "carry":
-            took = (i.name for i in tx.sessions_between() if i.carried_from == info.id)
-            went = next(took, None)
     if as_json:
         emit_json(documents.hands_json(history))
     else:
-        render.hand_list(history, came, went)
+        render.hand_list(history)
 
 
 # --- deals ----------------------------------------------------------------------

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
 from rich.console import Console
@@ -15,19 +15,9 @@ from rich.console import Console
 from napledger.cli.grid import CACHED
 from napledger.core.ledger import POT, account_name, in_seat_order
 from napledger.core.numbers import currency_sign, held, signed
-from napledger.core.read.history import ScoredDeal
-from napledger.core.read.said import (
-    CLOSE,
-    OPEN,
-    pot_at_close,
-    pot_carried_in,
-    pot_row_label,
-    roster_said,
-)
+from napledger.core.read.timeline import CLOSING, DEAL, SEATING
 from napledger.core.rules import Rules
-from napledger.core.rules.scoring import extras, outcome
 from napledger.core.rules.texts import bid_name, rule_text
-from napledger.core.seating import RosterChange
 from napledger.core.words import _, ngettext, pgettext
 
 # The `--json` documents are the store's, so the page serves the very same ones.
@@ -36,7 +26,6 @@ if TYPE_CHECKING:
     from napledger.store.views import (
         Closed,
         ClosePlan,
-        CloseRecord,
         DealResult,
         History,
         Scoreboard,
@@ -258,16 +247,10 @@ def closed(done: Closed) -> None:
 LONG_HISTORY = 200  # rows of `hands`
 
 
-def roster_line(change: RosterChange) -> str:
-    return f"[italic]{esc(roster_said(change))}[/]"
-
-
-def hand_list(
-    history: History, carried_from: str | None = None, carried_to: str | None = None
-) -> None:
-    """The history's timeline drawn: a pot carried in (from the session named
-    `carried_from`), every deal, each join and leave, and each close (one taken back by
-    `reopen` greyed; a pot carried on to `carried_to`), in the order the history gives them."""
+def hand_list(history: History) -> None:
+    """The history's timeline drawn as the read model gives it (napledger.core.read):
+    a pot carried in, every deal, each join and leave, and each close; a row that does
+    not count (a voided or replaced deal, a close taken back by `reopen`) greyed."""
     from napledger.cli.grid import Grid
 
     t = history.scoreboard
@@ -275,71 +258,28 @@ def hand_list(
         _("{session}: deals").format(session=esc(t.session.name)),
         ["#", _("dealer"), _("bid"), _("outcome"), _("payments"), _("pot")],
     )
-
-    def close_row(close: CloseRecord) -> None:
-        text = esc(pot_at_close(close.pot, close.pot_to, carried_to if close.live else None))
-        paid = "   ".join(payment_parts(history.payments(close)))
-        label = pot_row_label(CLOSE)
-        if close.live:
-            event_row(text, paid, held(close.pot + close.shares.get(POT, 0)), label)
-        else:
-            reopened = _("{closed}; reopened").format(closed=text)
-            event_row(f"[dim]{reopened}[/]", f"[dim]{paid}[/]", label=f"[dim]{label}[/]")
-
     # A join, leave or close stands between two lines of its own, so that it never reads
     # as the rest of the deal above it.
     between = False
-
-    def event_row(text: str, paid: str = "", pot: str = "", label: str = "") -> None:
-        nonlocal between
-        if grid.rows and not between:
-            grid.add_section()
-        grid.add_row(label, "", "", text, paid, pot, end_section=True)
-        between = True
-
-    if t.session.opening_pot:  # the pot this session opened with, from the one before
-        said = esc(pot_carried_in(t.session.opening_pot, carried_from))
-        event_row(said, pot=held(t.session.opening_pot), label=pot_row_label(OPEN))
-
-    def deal_row(*cells: Any) -> None:
-        nonlocal between
-        grid.add_row(*cells)
+    for row in history.rows():
+        dim = (lambda text: f"[dim]{text}[/]") if not row.live else (lambda text: text)
+        # A reopened close keeps, greyed, the shares it had paid.
+        paid = payment_parts(row.payments) if row.counts or row.kind == CLOSING else []
+        pot = "" if row.pot is None else held(row.pot)
+        text = esc(row.text)
+        if row.kind == SEATING:
+            text = f"[italic]{text}[/]"
+        if row.kind != DEAL:
+            if grid.rows and not between:
+                grid.add_section()
+            cells = [dim(row.label), "", "", dim(text), dim("   ".join(paid)), pot]
+            grid.add_row(*cells, end_section=True)
+            between = True
+            continue
+        bid = f"{esc(row.bidder or '')} {esc(row.bid or '')}".strip() or "-"
+        # Each payment wraps as a whole: a name is never parted from its amount.
+        grid.add_row(dim(row.label), dim(esc(row.dealer or "")), dim(bid), dim(text), paid, pot)
         between = False
-
-    for d in history.timeline:
-        if isinstance(d, RosterChange):
-            event_row(roster_line(d))
-            continue
-        if not isinstance(d, ScoredDeal):  # a close
-            close_row(d)
-            continue
-        deal = d.deal
-        assert deal is not None  # a strict history has read every record
-        bid = (
-            f"{esc(deal.bidder or '')} {esc(bid_name(deal.bid) if deal.bid else '')}".strip() or "-"
-        )
-        if d.live:
-            deal_row(
-                d.label,
-                esc(deal.dealer),
-                bid,
-                esc(
-                    "; ".join(filter(None, (outcome(t.rules, deal), extras(deal))))
-                    + (f" — {deal.note}" if deal.note else "")
-                ),
-                # Each payment wraps as a whole: a name is never parted from its amount.
-                payment_parts(history.payments(d)),
-                held(d.stored_pot_after),
-            )
-        else:
-            deal_row(
-                f"[dim]{d.label}[/]",
-                f"[dim]{esc(deal.dealer)}[/]",
-                f"[dim]{bid}[/]",
-                f"[dim]{status_text(d.status)}[/]",
-                "",
-                "",
-            )
     # Past a few screenfuls a long evening is drawn without Rich's layout even where a
     # deal's payments must fold onto more lines (README: Performance).
     grid.print(console, long=LONG_HISTORY)
@@ -404,8 +344,3 @@ def pot_to_text(pot_to: str | None) -> str:
     if pot_to == "carry":
         return _("carry")
     return esc(pot_to or "")
-
-
-def status_text(status: str) -> str:
-    """A deal record's state in `hands`: voided, or replaced by a correction."""
-    return {"voided": _("voided"), "replaced": _("replaced")}.get(status, status)

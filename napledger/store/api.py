@@ -332,11 +332,14 @@ class SessionAPI:
     def history(self, with_roster: bool = True) -> History:
         """Every revision of every deal, scored; and (unless not wanted) who sat when and
         every close."""
+        store = self.store
         return History(
             scoreboard=self.scoreboard(),
-            deals=score_history(self.store.rules(), self.store.records(), self.row.opening_pot),
-            roster=self.store.roster() if with_roster else (),
-            closes=self.store.closes() if with_roster else (),
+            deals=score_history(store.rules(), store.records(), self.row.opening_pot),
+            roster=store.roster() if with_roster else (),
+            closes=store.closes() if with_roster else (),
+            carried_from=self.book.session_name(self.row.carried_from) if with_roster else None,
+            carried_to=store.carried_into() if with_roster and self.row.pot_to == "carry" else None,
         )
 
     def report(self) -> SessionReport:
@@ -344,7 +347,6 @@ class SessionAPI:
         batches, each time it is walked (inside this transaction)."""
         store, row = self.store, self.row
         net = net_money([store])[0]
-        came = self.book.session_name(row.carried_from)
         return SessionReport(
             board=self.scoreboard(),
             net=net,
@@ -352,7 +354,7 @@ class SessionAPI:
             records=store.record_count(),
             roster=store.roster(),
             closes=store.closes(),
-            carried_from=came,
+            carried_from=self.book.session_name(row.carried_from),
             carried_to=store.carried_into(),
         )
 

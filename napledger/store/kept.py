@@ -110,6 +110,8 @@ class KeptHistory:
                 deals=Prefix(self._scored),  # no copy: a change costs what it adds
                 roster=store.roster(),
                 closes=store.closes(),
+                carried_from=store.book.session_name(store.row.carried_from),
+                carried_to=store.carried_into() if store.row.pot_to == "carry" else None,
             )
             # Kept too: derived afresh they would walk the whole evening again (`running`
             # is drawn from them only if a reader asks for it).

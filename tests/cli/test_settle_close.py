@@ -139,7 +139,7 @@ def test_reopen_takes_back_a_close_and_keeps_it_voided_in_the_record(nap, db_pat
     rows = [line for line in nap("hands").stdout.splitlines() if not line.startswith("├")]
     listed = " ".join("\n".join(rows).replace("│", " ").split())
     # A close is a row of its own, named as the workbook's Deals sheet names it.
-    assert "passed out A -1 B -1 C -1 pot +3 3 close pot of 3 to B; reopened" in listed
+    assert "passed out A -1 B -1 C -1 pot +3 3 close reopened: pot of 3 to B B +3 pot -3" in listed
     assert "close pot of 6 split A +2 B +2 C +2 pot -6 0" in listed
 
 

@@ -134,6 +134,14 @@ class Row(NamedTuple):
         shown = [] if self.live else [self.status_said]
         return (*shown, self.said, *filter(None, (self.extras, self.note)))
 
+    @property
+    def text(self) -> str:
+        """What the row says in one line, where a front end has one cell for it (`hands`,
+        the page): "voided: made (3 tricks); Ann peeped — a note"."""
+        state = "" if self.live else f"{self.status_said}: "
+        said = "; ".join(filter(None, (self.said, self.extras)))
+        return state + said + (f" — {self.note}" if self.note else "")
+
 
 class PotFlow(NamedTuple):
     """Where one session's pot came from and went, in chips."""
@@ -269,15 +277,16 @@ class History:
     deals: Sequence[ScoredDeal]
     roster: Sequence[RosterChange]
     closes: Sequence[CloseRecord] = ()
+    carried_from: str | None = None  # the session the opening pot came from, by name
+    carried_to: str | None = None  # the session that took the pot carried on, by name
 
     @cached_property
     def timeline(self) -> tuple[Event, ...]:
         """Deals, joins and leaves, and closes in the order a reader meets them (`events`)."""
         return tuple(events(self.deals, self.roster, self.closes))
 
-    def rows(self, carried_from: str | None = None, carried_to: str | None = None) -> Timeline:
-        """The timeline's rows, the pot carried in (from the session named `carried_from`)
-        first and a carried pot's close naming `carried_to`."""
+    def rows(self) -> Timeline:
+        """The timeline's rows: the pot carried in first, every deal, join, leave and close."""
         t = self.scoreboard
         return Timeline(
             t.rules,
@@ -286,19 +295,16 @@ class History:
             self.roster,
             self.closes,
             t.session.opening_pot,
-            carried_from,
-            carried_to,
+            self.carried_from,
+            self.carried_to,
         )
 
-    def last_rows(
-        self, most: int, carried_from: str | None = None, carried_to: str | None = None
-    ) -> tuple[Row, ...]:
+    def last_rows(self, most: int) -> tuple[Row, ...]:
         """The timeline's last `most` rows, the newest first (the page's last deals),
         scoring no more than the last `most` deals: an event placed before them is
         before all of them, and so not among the last `most` rows either."""
         t = self.scoreboard
         window = self.deals[-most:] if len(self.deals) > most else self.deals
-        whole = len(window) == len(self.deals)
         rows = Timeline(
             t.rules,
             t.players,
@@ -306,9 +312,9 @@ class History:
             self.roster,
             self.closes,
             t.session.opening_pot,
-            carried_from,
-            carried_to,
-            whole=whole,
+            self.carried_from,
+            self.carried_to,
+            whole=len(window) == len(self.deals),
         )
         return tuple(reversed(list(rows)[-most:]))
 
