@@ -331,7 +331,7 @@ def test_an_amended_deal_a_gain_a_loss_and_the_pot_read_alike_in_all_four(nap, t
     # The page: the amended deal's label and payments, the board's order, signs and money.
     with TestClient(create_app(None, "secret")) as client:
         page = html.unescape(client.get("/s/1", headers={"accept-language": lang}).text)
-    deal = re.search(rf'<li data-deal="{re.escape(label)}">(.*?)</li>', page, re.S)
+    deal = re.search(rf'<li data-deal="{re.escape(label)}"[^>]*>(.*?)</li>', page, re.S)
     assert deal, page
     assert [
         re.sub(r"\s+", " ", p) for p in re.findall(r"<span class=\"\w*\">([^<]*)</span>", deal[1])

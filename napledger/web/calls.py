@@ -24,6 +24,7 @@ from napledger.store.api import Database, Transaction
 from napledger.store.messages import amended, joins, leaves, recorded, voided
 
 if TYPE_CHECKING:
+    from napledger.core.read.timeline import Row
     from napledger.core.rules import Rules
     from napledger.store.kept import KeptHistory
     from napledger.store.views import History, Scoreboard, Settlement, Standing
@@ -94,7 +95,8 @@ class Board:
     pot: int
     hands: int
     next_dealer: str | None
-    deals: tuple[DealView, ...]  # the latest first
+    deals: tuple[DealView, ...]  # the live deals offered to amend, the latest first
+    rows: tuple[Row, ...]  # the timeline's last rows, the latest first
     # Each player's balance after each step (a deal or the close), None while away; then
     # the pot's, where it ever holds chips. `steps` names the steps: "12", "close".
     series: tuple[tuple[str, tuple[int | None, ...]], ...]
@@ -207,11 +209,13 @@ def board(
     t = history.scoreboard
     info = t.session
     live = history.recent(recent)
-    deals = []
-    for d in live:
-        deal = d.deal
-        assert deal is not None  # the API scores strictly: a live deal has its record
-        deals.append(DealView(d.number, d.label, describe(t.rules, deal), history.payments(d)))
+    # The timeline's last rows, as hands lists them (napledger.core.read.timeline).
+    rows = history.last_rows(recent)
+    deals = [
+        DealView(d.number, d.label, describe(t.rules, d.deal), history.payments(d))
+        for d in live
+        if d.deal is not None  # the API scores strictly: a live deal has its record
+    ]
     rules = t.rules
     return Board(
         id=info.id,
@@ -224,6 +228,7 @@ def board(
         hands=t.hands,
         next_dealer=t.next_dealer,
         deals=tuple(deals),
+        rows=rows,
         series=chart_series(history, info.opening_pot),
         # Deal numbers along the bottom, as the workbook's chart: 3, not 3.2 once amended.
         steps=tuple(step_number(label) for label, _, _ in spread(history.steps, CHART_STEPS)),
