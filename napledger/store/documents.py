@@ -1,4 +1,4 @@
-"""The `--json` documents: one session's scoreboard, its deals, a settlement.
+"""The `--json` documents: one session's scoreboard, its deals, its timeline, a settlement.
 
 `table --json`, `hands --json` and `settle --json` print them, and the page serves the same
 ones at `/s/N/json`, so a script reads one shape whichever it asks.
@@ -86,6 +86,30 @@ def _hands_json(history: History) -> list[dict[str, Any]]:
             }
         )
     return out
+
+
+def timeline_json(history: History) -> list[dict[str, Any]]:
+    """The timeline's rows as `hands` and the page list them (napledger.core.read.timeline):
+    the pot carried in, every deal, each join and leave, each close, in English."""
+    with speaking("en"):
+        return [
+            {
+                "kind": row.kind,
+                "label": row.label,
+                "status": row.status,
+                "said": row.said,
+                "dealer": row.dealer,
+                "bidder": row.bidder,
+                "bid": row.bid,
+                "extras": row.extras,
+                "note": row.note,
+                # In seat order, the pot last: what it paid, or had paid where it no longer
+                # counts.
+                "payments": [[account, chips] for account, chips in row.payments],
+                "pot": row.pot,
+            }
+            for row in history.rows()
+        ]
 
 
 def _read(d: ScoredDeal) -> Deal:

@@ -560,14 +560,17 @@ def reopen(database: Database, session: int) -> str:
 
 
 def documents(database: Database, session: int) -> dict[str, object]:
-    """The session as `table --json`, `hands --json` and `settle --json` print it, in one."""
-    from napledger.store.documents import hands_json, settlement_json, table_json
+    """The session as `table --json`, `hands --json` and `settle --json` print it, in one,
+    and its timeline as `hands` and the page list it."""
+    from napledger.store.documents import hands_json, settlement_json, table_json, timeline_json
 
     with database.read() as ledger:
         s = ledger.session(str(session))
+        history = s.history()
         return {
             "table": table_json(s.scoreboard()),
-            "hands": hands_json(s.history(with_roster=False)),
+            "hands": hands_json(history),
+            "timeline": timeline_json(history),
             "settle": settlement_json(s.settlement()),
         }
 

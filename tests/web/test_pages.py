@@ -505,7 +505,10 @@ def test_the_pages_json_is_the_command_lines_own(client, nap):
     nap("hand nap --by Cat --failed")
     document = client.get("/s/1/json")
     assert document.headers["content-type"] == "application/json"
-    assert document.json() == {
+    shown = document.json()
+    # The timeline: the rows hands lists (tests/test_front_ends_agree.py compares them).
+    assert [row["label"] for row in shown.pop("timeline")] == ["1", "2"]
+    assert shown == {
         "table": nap.json("table --json"),
         "hands": nap.json("hands --json"),
         "settle": nap.json("settle --json"),
@@ -530,6 +533,10 @@ def test_each_sessions_json_is_its_own_command_line_documents_after_a_whole_even
     nap("hand 3 --by Cat --tricks 3")
     for session, name in ((1, "fri"), (2, "sat")):
         document = client.get(f"/s/{session}/json").json()
+        timeline = document.pop("timeline")
+        assert [r["label"] for r in timeline if r["kind"] == "deal"] == [
+            d["label"] for d in document["hands"]
+        ]
         assert document == {
             command: nap.json(f"{command} --json --session {name}")
             for command in ("table", "hands", "settle")
