@@ -161,7 +161,7 @@ def amend_in_long_session(db: Path, deals: int = 500) -> float:
     from napledger.cli import app
     from napledger.core.options import DealOptions
     from napledger.core.rules import load_rules
-    from napledger.store.api import Database
+    from napledger.service.api import Database
 
     rules = load_rules("classic")
     with Database(str(db)) as database, database.write() as tx:

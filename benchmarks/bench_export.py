@@ -45,7 +45,7 @@ def build_database(path: Path, deals: int, seed: int = 1) -> None:
     from napledger.core.options import DealOptions, make_deal
     from napledger.core.rules import Deal, score_deal
     from napledger.core.rules.load import load_rules
-    from napledger.store.api import Database
+    from napledger.service.api import Database
     from napledger.store.codec import deal_to_json
     from napledger.store.models import deals as deals_table
     from napledger.store.models import entries

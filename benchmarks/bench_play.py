@@ -46,8 +46,8 @@ from napledger.core.ledger import postings
 from napledger.core.options import DealOptions, make_deal
 from napledger.core.rules import Deal, load_preset
 from napledger.core.rules.scoring import replay
+from napledger.service.api import Database
 from napledger.store import db as store_db
-from napledger.store.api import Database
 from napledger.store.codec import deal_to_json
 from napledger.store.models import deals as deals_table
 from napledger.store.models import entries

@@ -370,7 +370,7 @@ def seed(url: str, sessions: dict[str, int]) -> dict[str, int]:
     """Sessions of that many deals each, written through the session API: their ids."""
     from napledger.core.options import DealOptions
     from napledger.core.rules import load_preset
-    from napledger.store.api import Database
+    from napledger.service.api import Database
 
     ids = {}
     with Database(url) as database, database.write() as ledger:
@@ -393,7 +393,7 @@ class Writer:
     `hand`), or through the scorekeeper's form (the server's own write)."""
 
     def __init__(self, url: str, base: str) -> None:
-        from napledger.store.api import Database
+        from napledger.service.api import Database
 
         self.database = Database(url)
         self.client = httpx2.Client(base_url=base, timeout=30)

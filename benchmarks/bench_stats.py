@@ -33,7 +33,7 @@ from napledger.core.ledger import postings
 from napledger.core.rules import Deal, Rules, load_preset
 from napledger.core.rules.load import with_overrides
 from napledger.core.rules.scoring import replay
-from napledger.store.api import Database
+from napledger.service.api import Database
 from napledger.store.book import SessionStore
 from napledger.store.codec import deal_to_json
 from napledger.store.models import deals as deals_table

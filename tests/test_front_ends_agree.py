@@ -45,7 +45,7 @@ from napledger.core.rules import load_preset
 from napledger.core.rules.load import with_overrides
 from napledger.core.seating import RosterChange
 from napledger.core.words import speaking
-from napledger.store.api import Database, SessionAPI
+from napledger.service.api import Database, SessionAPI
 from napledger.web.app import create_app
 from tests.conftest import Nap
 from tests.export.test_workbook import table_rows

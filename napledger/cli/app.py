@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from contextlib import AbstractContextManager
 
     from napledger.core.options import DealOptions
-    from napledger.store.api import Database, SessionAPI, Transaction
+    from napledger.service.api import Database, SessionAPI, Transaction
     from napledger.store.views import Seated, Voided
 
 T = TypeVar("T")
@@ -159,8 +159,8 @@ class Run:
 
     def database(self, ctx: typer.Context) -> "Database":
         if self._database is None:
-            from napledger.start import started
-            from napledger.store.api import Database
+            from napledger.collector import started
+            from napledger.service.api import Database
 
             started()
             self._database = Database(self.db)
@@ -322,21 +322,13 @@ def new(
 @app.command(help=_("List the sessions in the database."))
 def sessions(ctx: typer.Context, as_json: JsonOpt = False) -> None:
     from napledger.cli import render
-    from napledger.store import documents
+    from napledger.service import documents
 
     with book(ctx, write=False) as tx:
         boards = tx.sessions()
         current = tx.current_id()
     if as_json:
-        emit_json(
-            {
-                "sessions": [
-                    documents.session_json(t.session)
-                    | {"current": t.session.id == current, "hands": t.hands}
-                    for t in boards
-                ]
-            }
-        )
+        emit_json(documents.sessions_json(boards, current))
     else:
         render.session_list(boards, current)
 
@@ -359,7 +351,7 @@ def use(
 @app.command(help=_("The scoreboard: every player's chips and money, and the pot."))
 def table(ctx: typer.Context, session: SessionOpt = None, as_json: JsonOpt = False) -> None:
     from napledger.cli import render
-    from napledger.store import documents
+    from napledger.service import documents
 
     with book(ctx, write=False) as tx:
         t = tx.session(session).scoreboard()
@@ -372,7 +364,7 @@ def table(ctx: typer.Context, session: SessionOpt = None, as_json: JsonOpt = Fal
 @app.command(help=_("Every deal of a session and what it paid."))
 def hands(ctx: typer.Context, session: SessionOpt = None, as_json: JsonOpt = False) -> None:
     from napledger.cli import render
-    from napledger.store import documents
+    from napledger.service import documents
 
     with book(ctx, write=False) as tx:
         history = tx.session(session).history(with_roster=not as_json)

@@ -54,7 +54,7 @@ def _with_session(
     if isinstance(session, list):  # settle's --session is repeatable
         session = session[-1] if session else None
     try:
-        from napledger.store.api import Database
+        from napledger.service.api import Database
 
         with Database(db) as database, database.read(upgrade=False) as tx:
             view = tx.session(session).view()
@@ -83,7 +83,7 @@ def complete_session(ctx: typer.Context, incomplete: str) -> list[str]:
 
     db = ctx.find_root().params.get("db") or os.environ.get("NAPLEDGER_DB")
     try:
-        from napledger.store.api import Database
+        from napledger.service.api import Database
 
         with Database(db) as database, database.read(upgrade=False) as tx:
             names = [board.session.name for board in tx.sessions()]

@@ -15,7 +15,7 @@ from napledger.core.words import _, ngettext, speaking, workbook_language
 
 if TYPE_CHECKING:
     from napledger.core.read.report import SessionReport
-    from napledger.store.api import Transaction
+    from napledger.service.api import Transaction
     from napledger.store.views import SessionInfo
 
 PROGRESS_FROM = 2_000  # deals; a smaller export is done before a bar would be drawn

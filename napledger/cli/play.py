@@ -16,7 +16,7 @@ from napledger.core.errors import NapError
 from napledger.core.words import N_, _
 
 if TYPE_CHECKING:
-    from napledger.store.api import Transaction
+    from napledger.service.api import Transaction
     from napledger.store.views import TableView
 
 LEAVE = ("quit", "exit")

@@ -44,8 +44,8 @@ def serve(
         ),
     ] = None,
 ) -> None:
+    from napledger.collector import started
     from napledger.core.words import use
-    from napledger.start import started
     from napledger.web.serve import serve as run
 
     started()

@@ -27,7 +27,7 @@ def settle(
     as_json: Annotated[bool, typer.Option("--json", help=_("Print one JSON document."))] = False,
 ) -> None:
     from napledger.cli import render
-    from napledger.store import documents
+    from napledger.service import documents
 
     with book(ctx, write=False) as tx:
         done = tx.settlement(session_refs(session))

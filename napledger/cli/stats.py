@@ -1,8 +1,6 @@
 """`stats`: lifetime figures per player over every session in the database."""
 
-from datetime import date
-from decimal import Decimal
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -50,66 +48,11 @@ def stats(
     if chosen:
         rows = [tally.player(name) for name in dict.fromkeys(chosen)]
     if as_json:
+        from napledger.service.documents import stats_json
+
         emit_json(stats_json(tally, rows, parse_day(since, "--since"), parse_day(until, "--until")))
     else:
         render_stats(tally, rows, bool(since or until))
-
-
-def money_json(tally: "Figures", stats: "PlayerFigures") -> str | dict[str, str]:
-    """One decimal string when every session counted shares a currency; else one per currency."""
-    from napledger.core.money import money_text
-
-    if len(tally.currencies) <= 1:
-        shown = max(tally.places.values(), default=0)
-        return money_text(sum(stats.money.values(), Decimal(0)), shown)
-    return {c: money_text(m, tally.places[c]) for c, m in sorted(stats.money.items())}
-
-
-def stats_json(
-    tally: "Figures", rows: "list[PlayerFigures]", first: date | None, last: date | None
-) -> dict[str, Any]:
-    from napledger.core.money import money_text
-
-    def percent(value: Decimal | None) -> str | None:
-        return None if value is None else str(value)
-
-    return {
-        "since": first.isoformat() if first else None,
-        "until": last.isoformat() if last else None,
-        "currencies": sorted(tally.currencies),
-        # When sessions value a chip differently, lifetime chips are null: only money adds up.
-        "chip_values": sorted(str(v) for v in tally.chip_values),
-        "players": [
-            {
-                "name": s.name,
-                "sessions": s.sessions,
-                "deals": s.deals,
-                "bids": s.bids.bids,
-                "made": s.bids.made,
-                "failed": s.bids.failed,
-                "made_percent": percent(s.bids.made_percent),
-                "chips": s.chips if tally.chips_add_up else None,
-                "money": money_json(tally, s),
-                "money_by_currency": {
-                    c: money_text(m, tally.places[c]) for c, m in sorted(s.money.items())
-                },
-                "biggest_win": s.biggest_win,
-                "biggest_loss": s.biggest_loss,
-                "naps_made": s.naps_made,
-                "treasure": s.treasure,
-                "by_bid": {
-                    name: {
-                        "bids": t.bids,
-                        "made": t.made,
-                        "failed": t.failed,
-                        "made_percent": percent(t.made_percent),
-                    }
-                    for name, t in s.by_bid.items()
-                },
-            }
-            for s in rows
-        ],
-    }
 
 
 def render_stats(tally: "Figures", rows: "list[PlayerFigures]", filtered: bool) -> None:

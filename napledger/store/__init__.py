@@ -1,5 +1,4 @@
-"""The database layer: tables, engine and transactions, migrations, and the session API.
-
-Front ends use `napledger.store.api` only (see its docstring); importing this package
-loads nothing heavy, so a command that never opens the database does not pay for it.
+"""The database layer: tables, engine, migrations, the codec, and the repository that loads
+and saves sessions. It persists and decides nothing; front ends reach it through
+`napledger.service`.
 """

@@ -25,8 +25,7 @@ from typing import Any
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from napledger.web.serve import BACKLOG
-
+BACKLOG = 128  # the listen backlog, also how many connections asyncio accepts at once
 REQUEST_SECONDS = 10.0
 # Files kept free of sockets: the database, its journal, templates, logs; and twice the
 # listen backlog, since asyncio accepts up to that many at once before any is seen here.

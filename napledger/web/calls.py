@@ -1,6 +1,6 @@
 """The page's only way into the ledger: each function is one call of the session API.
 
-The same calls the CLI makes (`napledger.store.api`), so the web layer holds no rule,
+The same calls the CLI makes (`napledger.service.api`), so the web layer holds no rule,
 validation or scoring of its own; what it shows is the API's frozen data, arranged for
 the templates.
 """
@@ -20,13 +20,13 @@ from napledger.core.read.said import deal_label, step_number
 from napledger.core.rules.scoring import describe
 from napledger.core.rules.texts import rule_text
 from napledger.core.words import _
-from napledger.store.api import Database, Transaction
+from napledger.service.api import Database, Transaction
 from napledger.store.messages import amended, joins, leaves, recorded, voided
 
 if TYPE_CHECKING:
     from napledger.core.read.timeline import Row
     from napledger.core.rules import Rules
-    from napledger.store.kept import KeptHistory
+    from napledger.service.kept import KeptHistory
     from napledger.store.views import History, Scoreboard, Settlement, Standing
 
 T = TypeVar("T")
@@ -562,7 +562,7 @@ def reopen(database: Database, session: int) -> str:
 def documents(database: Database, session: int) -> dict[str, object]:
     """The session as `table --json`, `hands --json` and `settle --json` print it, in one,
     and its timeline as `hands` and the page list it."""
-    from napledger.store.documents import hands_json, settlement_json, table_json, timeline_json
+    from napledger.service.documents import hands_json, settlement_json, table_json, timeline_json
 
     with database.read() as ledger:
         s = ledger.session(str(session))

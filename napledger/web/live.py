@@ -3,7 +3,7 @@
 Nothing polls a session. A write the server makes wakes its session's watcher directly
 after the commit; a write from any other process (a terminal's `hand`, `play`, another
 table of the club's database) is heard by one listening thread for the whole server,
-through a question that reads no session (`napledger.store.watch.Changes`: SQLite's data
+through a question that reads no session (`napledger.service.watch.Changes`: SQLite's data
 version, PostgreSQL's NOTIFY). A woken watcher checks its session's fingerprint, and only
 if it moved brings its kept history up to date and renders the board once for every
 open page. Each page is then sent the board and the deals it has not seen yet, from what
@@ -23,7 +23,7 @@ from typing import Any, Generic, TypeVar
 from anyio import to_thread
 
 from napledger.core.errors import NapError
-from napledger.store.watch import Changes
+from napledger.service.watch import Changes
 
 # How often a watcher looks by itself when nothing can tell it of changes (a database
 # not made yet when the server started), and when something can: now and then all the

@@ -12,10 +12,10 @@ from urllib.parse import quote
 
 from napledger.core.errors import NapError
 from napledger.core.words import _
+from napledger.web.bounded import BACKLOG, bounded_protocol
 from napledger.web.keys import organiser_key, session_key
 
 DEFAULT_PORT = 8421
-BACKLOG = 128  # also how many connections asyncio accepts at once: see bounded.py
 
 
 def lan_address() -> str:
@@ -117,7 +117,7 @@ def serve(
 ) -> None:
     import uvicorn
 
-    from napledger.store.api import Database
+    from napledger.service.api import Database
     from napledger.web import calls
     from napledger.web.app import create_app
 
@@ -157,8 +157,6 @@ def serve(
             if stop_live is not None:
                 stop_live()
             super().handle_exit(sig, frame)
-
-    from napledger.web.bounded import bounded_protocol
 
     config = uvicorn.Config(
         app,

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from napledger.core.errors import NapError
-from napledger.store.api import Database
+from napledger.service.api import Database
 
 pytestmark = pytest.mark.sqlite_only
 

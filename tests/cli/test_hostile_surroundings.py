@@ -146,7 +146,7 @@ def test_two_sessions_of_one_name_at_the_same_moment_get_the_same_clean_refusal(
     """The loser of a race (on PostgreSQL a unique-key clash) is told what SQLite tells it."""
     from napledger.core.errors import NapError
     from napledger.core.rules import load_rules
-    from napledger.store.api import Database
+    from napledger.service.api import Database
 
     rules = load_rules("classic")
     first_created, second_done = threading.Event(), threading.Event()

@@ -1,4 +1,4 @@
-"""The program defers Python's cycle collector while it starts (napledger/start.py, issue
+"""The program defers Python's cycle collector while it starts (napledger/collector.py, issue
 #23) and turns it back on before a command does its work: an evening of `play` or `serve`
 never runs without it."""
 
@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from napledger import start
+from napledger import collector, start
 
 
 @pytest.fixture
@@ -23,7 +23,7 @@ def program(monkeypatch):
     yield run
     gc.unfreeze()
     gc.enable()
-    monkeypatch.setattr(start, "_deferred", False)
+    monkeypatch.setattr(collector, "_deferred", False)
 
 
 def test_a_command_opening_its_database_runs_with_the_collector_on(nap, program):
@@ -44,5 +44,5 @@ def test_the_server_runs_with_the_collector_on(program, monkeypatch):
 
 def test_started_leaves_a_process_that_did_not_defer_it_alone():
     frozen = gc.get_freeze_count()
-    start.started()
+    collector.started()
     assert gc.isenabled() and gc.get_freeze_count() == frozen

@@ -116,7 +116,7 @@ def started(when: str) -> None:
     """Move the latest session's start, as if it had been played then."""
     from sqlalchemy import func, select, update
 
-    from napledger.store.api import Database
+    from napledger.service.api import Database
     from napledger.store.models import sessions
 
     S = sessions.c

@@ -33,7 +33,7 @@ from napledger.core.settle import settle
 from napledger.export import history
 from napledger.export.cells import excel_datetime
 from napledger.export.workbook import write_workbook
-from napledger.store.api import Database
+from napledger.service.api import Database
 
 T0 = datetime(2026, 12, 1, 20, 0)
 GREY = "FF808080"

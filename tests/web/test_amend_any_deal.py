@@ -6,7 +6,7 @@ from __future__ import annotations
 import html
 import re
 
-from napledger.store.api import Database
+from napledger.service.api import Database
 from napledger.web import calls
 from tests.web.conftest import KEY
 from tests.web.test_pages import error_line, post

@@ -17,10 +17,10 @@ import pytest
 
 from napledger.core.options import DealOptions
 from napledger.core.rules import load_preset
-from napledger.store.api import Database
-from napledger.store.kept import KeptHistory
-from napledger.store.watch import Changes
-from napledger.web import app, calls, live
+from napledger.service.api import Database
+from napledger.service.kept import KeptHistory
+from napledger.service.watch import Changes
+from napledger.web import calls, live
 from napledger.web.calls import CHART_STEPS
 from napledger.web.chart import running_chart
 
@@ -147,7 +147,7 @@ def no_polling(monkeypatch):
 def test_a_deal_entered_on_the_keepers_page_reaches_open_pages_with_nothing_polling(
     live_server, evening, no_polling, monkeypatch
 ):
-    monkeypatch.setattr(app, "changes", lambda database: Deaf())
+    monkeypatch.setattr(Database, "changes", lambda database: Deaf())
     with httpx2.stream("GET", f"{live_server.url}/s/1/events?since=0", timeout=10) as stream:
         feed = events(stream)
         assert next(feed)["deals"] == ["1"]

@@ -12,7 +12,8 @@ from fastapi.testclient import TestClient
 
 from napledger.core.options import DealOptions
 from napledger.web import calls, live
-from napledger.web.app import ORGANISERS, SESSIONS, create_app
+from napledger.web.app import create_app
+from napledger.web.streams import ORGANISERS, SESSIONS
 from tests.web.conftest import SECRET
 from tests.web.test_live import no_polling  # noqa: F401 (a fixture)
 

@@ -10,7 +10,7 @@ import pytest
 
 from napledger.core.options import DealOptions
 from napledger.core.rules import load_preset
-from napledger.store.api import Database
+from napledger.service.api import Database
 from napledger.web.calls import CHART_STEPS
 from tests.web.conftest import KEY
 

@@ -8,7 +8,7 @@ import re
 import pytest
 from fastapi.testclient import TestClient
 
-from napledger.store.api import Database
+from napledger.service.api import Database
 from napledger.web import calls
 from napledger.web.app import create_app
 from tests.web.conftest import HOSTILE, KEY, SECRET, keeper_key

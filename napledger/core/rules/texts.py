@@ -6,12 +6,22 @@ translated where they are shown. A table's own rule file is shown as it is writt
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from napledger.core.words import N_, NC_, _, pgettext
 
-if TYPE_CHECKING:
-    from napledger.core.rules.model import Rules
+
+class Game(Protocol):
+    """What a sentence says of a game (`Rules` has it): so the rules' model can use these
+    words without the words importing the model back."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def min_players(self) -> int: ...
+    @property
+    def max_players(self) -> int: ...
+
 
 TITLES = (
     N_("English Nap"),
@@ -65,13 +75,13 @@ GAMES = (
 )
 
 
-def game_name(rules: Rules) -> str:
+def game_name(rules: Game) -> str:
     """The game as an error names it: its rule file's name, in the language spoken where
     the catalog has it (`russian` is «Наполеон» in Russian)."""
     return pgettext("game", rules.name)
 
 
-def player_count(rules: Rules, count: int) -> str:
+def player_count(rules: Game, count: int) -> str:
     """Why `count` players cannot play this game: for a new session and a deal alike."""
     return _("{game} is for {least}-{most} players, not {count}").format(
         game=game_name(rules), least=rules.min_players, most=rules.max_players, count=count

@@ -1,4 +1,5 @@
-"""The `--json` documents: one session's scoreboard, its deals, its timeline, a settlement.
+"""The `--json` documents: the sessions, one session's scoreboard, its deals, its timeline,
+a settlement, stats.
 
 `table --json`, `hands --json` and `settle --json` print them, and the page serves the same
 ones at `/s/N/json`, so a script reads one shape whichever it asks.
@@ -6,7 +7,7 @@ ones at `/s/N/json`, so a script reads one shape whichever it asks.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
@@ -14,6 +15,7 @@ from napledger.core.money import money_chips, money_text
 from napledger.core.read.history import ScoredDeal
 from napledger.core.rules import Deal
 from napledger.core.rules.scoring import outcome
+from napledger.core.tally import Figures, PlayerFigures
 from napledger.core.words import speaking
 from napledger.store.views import History, Scoreboard, SessionInfo, Settlement
 
@@ -26,6 +28,15 @@ def session_json(row: SessionInfo) -> dict[str, Any]:
         "chip_value": str(row.chip_value),
         "currency": row.currency,
         "closed": row.closed_at is not None,
+    }
+
+
+def sessions_json(boards: list[Scoreboard], current: int | None) -> dict[str, Any]:
+    return {
+        "sessions": [
+            session_json(t.session) | {"current": t.session.id == current, "hands": t.hands}
+            for t in boards
+        ]
     }
 
 
@@ -135,4 +146,57 @@ def settlement_json(done: Settlement) -> dict[str, Any]:
             }
             for p in plan
         ]
+    }
+
+
+def money_json(tally: Figures, stats: PlayerFigures) -> str | dict[str, str]:
+    """One decimal string when every session counted shares a currency; else one per currency."""
+    if len(tally.currencies) <= 1:
+        shown = max(tally.places.values(), default=0)
+        return money_text(sum(stats.money.values(), Decimal(0)), shown)
+    return {c: money_text(m, tally.places[c]) for c, m in sorted(stats.money.items())}
+
+
+def stats_json(
+    tally: Figures, rows: list[PlayerFigures], first: date | None, last: date | None
+) -> dict[str, Any]:
+    def percent(value: Decimal | None) -> str | None:
+        return None if value is None else str(value)
+
+    return {
+        "since": first.isoformat() if first else None,
+        "until": last.isoformat() if last else None,
+        "currencies": sorted(tally.currencies),
+        # When sessions value a chip differently, lifetime chips are null: only money adds up.
+        "chip_values": sorted(str(v) for v in tally.chip_values),
+        "players": [
+            {
+                "name": s.name,
+                "sessions": s.sessions,
+                "deals": s.deals,
+                "bids": s.bids.bids,
+                "made": s.bids.made,
+                "failed": s.bids.failed,
+                "made_percent": percent(s.bids.made_percent),
+                "chips": s.chips if tally.chips_add_up else None,
+                "money": money_json(tally, s),
+                "money_by_currency": {
+                    c: money_text(m, tally.places[c]) for c, m in sorted(s.money.items())
+                },
+                "biggest_win": s.biggest_win,
+                "biggest_loss": s.biggest_loss,
+                "naps_made": s.naps_made,
+                "treasure": s.treasure,
+                "by_bid": {
+                    name: {
+                        "bids": t.bids,
+                        "made": t.made,
+                        "failed": t.failed,
+                        "made_percent": percent(t.made_percent),
+                    }
+                    for name, t in s.by_bid.items()
+                },
+            }
+            for s in rows
+        ],
     }

@@ -20,9 +20,9 @@ from napledger.core.ledger import imbalance, postings
 from napledger.core.options import DealOptions
 from napledger.core.rules import load_preset
 from napledger.core.rules.load import with_overrides
-from napledger.store.api import Database, SessionAPI
-from napledger.store.kept import KeptHistory
-from tests.store.test_evening_property import take as take_step
+from napledger.service.api import Database, SessionAPI
+from napledger.service.kept import KeptHistory
+from tests.service.test_evening_property import take as take_step
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di", "Eve", "Flo"]
 VARIANTS = {

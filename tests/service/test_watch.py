@@ -12,8 +12,7 @@ import pytest
 from napledger.core.errors import NapError
 from napledger.core.options import DealOptions
 from napledger.core.rules import load_preset
-from napledger.store.api import Database
-from napledger.store.watch import changes
+from napledger.service.api import Database
 
 
 @pytest.fixture
@@ -103,7 +102,7 @@ def test_a_servers_threads_share_one_database(database):
 
 def test_a_commit_from_another_connection_is_heard_without_reading_a_session(database):
     """SQLite's data version, or PostgreSQL's NOTIFY: whichever this run's database is."""
-    heard = changes(database)
+    heard = database.changes()
     try:
         # Another engine, as another process would have.
         with Database() as elsewhere, elsewhere.write() as ledger:
@@ -115,7 +114,7 @@ def test_a_commit_from_another_connection_is_heard_without_reading_a_session(dat
 
 @pytest.mark.sqlite_only
 def test_sqlite_is_quiet_until_a_commit_and_hears_a_replaced_file_once(database, db_path):
-    heard = changes(database)
+    heard = database.changes()
     try:
         assert not heard.wait(0)  # nothing committed since it started listening
         with database.read() as ledger:
@@ -138,7 +137,7 @@ def test_sqlite_is_quiet_until_a_commit_and_hears_a_replaced_file_once(database,
 def test_listening_to_a_database_not_made_yet_is_refused_and_makes_none(tmp_path):
     path = tmp_path / "none.db"
     with pytest.raises(NapError):
-        changes(Database(str(path)))
+        Database(str(path)).changes()
     assert not path.exists()
 
 

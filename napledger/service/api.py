@@ -87,6 +87,7 @@ if TYPE_CHECKING:
     from sqlalchemy.engine import Connection, Engine
 
     from napledger.core.tally import Figures
+    from napledger.service.watch import Changes
     from napledger.store.verify import Report
 
 __all__ = ["Database", "DealOptions", "SessionAPI", "Transaction"]
@@ -120,6 +121,12 @@ class Database:
     def check_same_files(self) -> None:
         """Refuse when the path now names another file than the one first opened, or none."""
         self._opened.check()
+
+    def changes(self) -> Changes:
+        """What tells a server that this database may have changed, whoever wrote to it."""
+        from napledger.service.watch import changes
+
+        return changes(self.url, self.check_same_files)
 
     def _engine(self, write: bool) -> Engine:
         with self._lock:
@@ -225,7 +232,7 @@ class Transaction:
     def last_changes(self) -> dict[int, tuple[object, ...]]:
         """Every session's `last_change`, by id (a closed one's: when it closed): what
         the live list of sessions checks when it hears of a change."""
-        from napledger.store.watch import fingerprints
+        from napledger.service.watch import fingerprints
 
         return fingerprints(self.book.db)
 
@@ -374,7 +381,7 @@ class SessionAPI:
     def last_change(self) -> tuple[object, ...]:
         """A cheap fingerprint that differs as soon as anything in the session changes,
         whoever changed it: what a live page checks when it hears of a change."""
-        from napledger.store.watch import fingerprint
+        from napledger.service.watch import fingerprint
 
         return fingerprint(self.book.db, self.info.id)
 
@@ -386,7 +393,7 @@ class SessionAPI:
 
     def deals_since(self, after_id: int) -> list[tuple[int, str]]:
         """Deal revisions recorded after the one with id `after_id`: (id, "N" or "N.2")."""
-        from napledger.store.watch import recorded_since
+        from napledger.service.watch import recorded_since
 
         return recorded_since(self.book.db, self.info.id, after_id)
 

@@ -28,8 +28,6 @@ from napledger.store.models import deals, roster, sessions
 if TYPE_CHECKING:
     import psycopg
 
-    from napledger.store.api import Database
-
 D = deals.c
 R = roster.c
 S = sessions.c
@@ -170,19 +168,19 @@ class PostgresChanges(Changes):
         self.connection.close()
 
 
-def changes(database: Database) -> Changes:
-    """What tells a server that `database` may have changed (NapError: nothing can yet,
-    say a SQLite file not made)."""
-    parsed = make_url(database.url)
+def changes(url: str, check_same_files: Callable[[], None]) -> Changes:
+    """What tells a server that the database at `url` may have changed (NapError: nothing
+    can yet, say a SQLite file not made); `check_same_files` refuses a file replaced."""
+    parsed = make_url(url)
     if parsed.get_backend_name() == "postgresql":
         import psycopg
 
         try:
-            return PostgresChanges(database.url)
+            return PostgresChanges(url)
         except psycopg.Error as error:
             raise NapError(f"cannot listen for changes: {error}") from None
     try:
         path = sqlite_path(parsed.database or "", write=False)
-        return SqliteChanges(path, database.check_same_files)
+        return SqliteChanges(path, check_same_files)
     except sqlite3.Error as error:
         raise NapError(f"cannot watch {parsed.database} for changes: {error}") from None

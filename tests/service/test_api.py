@@ -15,7 +15,7 @@ from napledger.core.read.history import ScoredDeal
 from napledger.core.rules import load_preset
 from napledger.core.seating import RosterChange
 from napledger.core.tally import PlayerFigures
-from napledger.store.api import Database
+from napledger.service.api import Database
 from napledger.store.views import Scoreboard
 
 
@@ -277,7 +277,7 @@ def test_the_session_just_started_is_the_current_one_in_the_same_transaction(tmp
     from decimal import Decimal
 
     from napledger.core.rules import load_preset
-    from napledger.store.api import Database
+    from napledger.service.api import Database
 
     with Database(f"sqlite:///{tmp_path / 'one.db'}") as database, database.write() as tx:
         tx.new_session("fri", load_preset("classic"), ("Ann", "Ben", "Cat"), Decimal("0.05"))

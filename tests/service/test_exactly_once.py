@@ -10,7 +10,7 @@ import pytest
 from napledger.core.errors import NapError
 from napledger.core.options import DealOptions
 from napledger.core.rules import load_preset
-from napledger.store.api import Database
+from napledger.service.api import Database
 
 NAP = DealOptions(bid="nap", by="ann", tricks=5)
 

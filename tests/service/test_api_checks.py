@@ -12,7 +12,7 @@ import pytest
 from napledger.core.errors import DealError, NapError
 from napledger.core.options import DealOptions
 from napledger.core.rules import load_preset
-from napledger.store.api import Database
+from napledger.service.api import Database
 
 CLASSIC = load_preset("classic")
 

@@ -22,7 +22,7 @@ from napledger.core.ledger import POT, balances, imbalance, postings
 from napledger.core.options import DealOptions
 from napledger.core.rules import load_preset
 from napledger.core.rules.load import with_overrides
-from napledger.store.api import Database, SessionAPI
+from napledger.service.api import Database, SessionAPI
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di", "Eve"]
 VARIANTS = {

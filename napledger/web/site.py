@@ -1,0 +1,62 @@
+"""What every route of one server shares: its database, secret, house rules, templates,
+the live pages' hub, and the kept histories and languages of the sessions being shown.
+
+Made once by `create_app` and held on the app; routes take it (or its database) as a
+FastAPI dependency (`OnSite`, `DB`)."""
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Annotated
+
+from fastapi import Depends, Request
+from fastapi.templating import Jinja2Templates
+
+from napledger.core.errors import NapError
+from napledger.core.rules import Rules
+from napledger.service.api import Database
+from napledger.service.kept import KeptHistory
+from napledger.web import calls
+from napledger.web.keys import WrongKeys
+from napledger.web.live import Hub
+
+
+@dataclass
+class Site:
+    database: Database  # one for the server's life: its engines are kept, not reopened
+    secret: str  # what every key is derived from (`napledger.web.keys`)
+    house: Mapping[str, Rules]  # the house-rule files serve was given, by game name
+    wrong_keys: WrongKeys
+    templates: Jinja2Templates
+    hub: Hub
+    languages: dict[int, str | None] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        # The pages' own histories, not a watcher's: each keeps what it rendered
+        # consistent. The few sessions being played are kept; another is read afresh.
+        self.kept_for = lru_cache(maxsize=8)(lambda _session: KeptHistory())
+
+    def kept_language(self, session: int) -> str | None:
+        """The language a session keeps (`new --lang`), read once: it never changes."""
+        if session not in self.languages:
+            try:
+                self.languages[session] = calls.kept_language(self.database, session)
+            except NapError:  # no such session (yet): its 404 is in the browser's language
+                return None
+            if len(self.languages) > 1000:  # a server up for years: forget, read again
+                self.languages.clear()
+        return self.languages.get(session)
+
+
+def on_site(request: Request) -> Site:
+    site: Site = request.app.state.site
+    return site
+
+
+def opened(request: Request) -> Database:
+    """The server's one database, opened at start: what every route reads and writes."""
+    return on_site(request).database
+
+
+OnSite = Annotated[Site, Depends(on_site)]
+DB = Annotated[Database, Depends(opened)]

@@ -1,0 +1,136 @@
+"""The live streams: the board of a session, and the lists of sessions, sent again after
+every change (server-sent events), drawn once per change for every open page (`Hub`)."""
+
+from collections.abc import AsyncIterator, Mapping
+from typing import Annotated, Any
+
+from anyio import to_thread
+from fastapi import APIRouter, Depends, Header, Query
+from fastapi.sse import EventSourceResponse, ServerSentEvent
+from fastapi.templating import Jinja2Templates
+
+from napledger.core import words
+from napledger.core.errors import NapError
+from napledger.service.api import Database
+from napledger.service.kept import KeptHistory
+from napledger.web import calls
+from napledger.web.access import Organising
+from napledger.web.chart import running_chart
+from napledger.web.live import Hub, Revisions, Rows, Watch
+from napledger.web.pages import with_keys
+from napledger.web.site import DB, OnSite
+
+# The watchers of the two lists of sessions, beside the sessions' own (whose ids start at 1).
+SESSIONS, ORGANISERS = 0, -1
+
+# The largest id a database holds; a bigger one in a request is nonsense, not a crash.
+MAX_ID = 2**63 - 1
+
+router = APIRouter()
+
+
+def live_hub(database: Database, templates: Jinja2Templates, secret: str) -> Hub:
+    """The watchers of one server: each session's board, and the two lists of sessions."""
+    env = templates.env
+
+    def session_marks() -> Mapping[int, object]:
+        try:
+            return calls.session_marks(database)
+        except NapError:  # no database yet: no sessions, and the list says so
+            return {}
+
+    # The live lists' rows, one set per language (a row's game title is in it), shared by
+    # the viewers' and the organiser's lists: a change at one table redraws its row once.
+    list_rows: dict[str, Rows[calls.SessionItem]] = {}
+
+    def watch_list(organising: bool, lang: str) -> Watch:
+        if lang not in list_rows:
+            list_rows[lang] = Rows(session_marks, lambda ids: calls.session_items(database, ids))
+        rows = list_rows[lang]
+
+        def render(marks: tuple[Any, ...]) -> tuple[str, int, Revisions]:
+            with words.speaking(lang):
+                context = with_keys(rows.rows(marks), organising, secret)
+                html = env.get_template("sessions.html").render(**context)
+            return html, 0, ()
+
+        return Watch(rows.fingerprint, render)
+
+    def watch(session: int, lang: str) -> Watch:
+        if session in (SESSIONS, ORGANISERS):  # the lists follow every session
+            return watch_list(session == ORGANISERS, lang)
+        kept = KeptHistory()  # the evening scored so far: each change scores only what is new
+
+        def render(_mark: tuple[Any, ...]) -> tuple[str, int, Revisions]:
+            # Drawn as the database is now, which is at least as new as the mark.
+            with words.speaking(lang):  # the page's language: the watcher runs on its own
+                board = calls.board(database, session, kept=kept)
+                chart = running_chart(board.series, board.steps)
+                html = env.get_template("board.html").render(board=board, chart=chart)
+            return html, board.newest, kept.revisions()
+
+        return Watch(lambda: calls.last_change(database, session), render)
+
+    return Hub(watch, changes=database.changes)
+
+
+@router.get("/events", response_class=EventSourceResponse)
+async def list_events(site: OnSite, organising: Organising) -> AsyncIterator[ServerSentEvent]:
+    """The list of sessions after every change at any table: tonight's open tables
+    live (with their keepers' links, on the organiser's stream only)."""
+    hub = site.hub
+    async with hub.watching(ORGANISERS if organising else SESSIONS, words.language()) as watch:
+        while not hub.stopping and watch.ended is None:
+            waiting = watch.changed
+            assert watch.snapshot is not None
+            yield ServerSentEvent(data={"deals": [], "html": watch.snapshot.html})
+            await waiting.wait()
+
+
+async def existing(session: int, db: DB) -> int:
+    """The id of a session that exists, checked before a stream starts (then it is too
+    late to 404). The id found, not the number typed: a session may be *named* `-1` or
+    `0`, and those numbers are the lists' own streams (the organiser's with every key)."""
+    return await to_thread.run_sync(calls.session_id, db, str(session))
+
+
+@router.get("/s/{session}/events", response_class=EventSourceResponse)
+async def events(
+    site: OnSite,
+    session: Annotated[int, Depends(existing)],
+    since: Annotated[int | None, Query(ge=0, le=MAX_ID)] = None,
+    last_event_id: Annotated[str | None, Header()] = None,
+) -> AsyncIterator[ServerSentEvent]:
+    """The board after every change, and which deals arrived since the last event.
+
+    Each viewer counts from the deal its page showed (or the browser's Last-Event-ID
+    after a reconnect), so every deal is announced to it once, none lost or doubled.
+    """
+    resumed = (
+        last_event_id is not None
+        and last_event_id.isascii()
+        and last_event_id.isdigit()
+        and len(last_event_id) <= 19  # checked before int(): any length parses slowly
+        and int(last_event_id) <= MAX_ID  # a bigger one is not ours: start afresh
+    )
+    seen = int(last_event_id) if resumed and last_event_id else since
+    hub = site.hub
+    async with hub.watching(session, words.language()) as watch:
+        while not hub.stopping:
+            if watch.ended is not None:
+                yield ServerSentEvent(event="ended", data={"message": watch.ended})
+                return
+            waiting = watch.changed
+            snapshot = watch.snapshot
+            assert snapshot is not None
+            if seen is None:
+                seen = snapshot.newest
+                arrived: list[tuple[int, str]] = []
+            else:
+                arrived = watch.arrived(seen)  # from the watcher's snapshot: no query
+                seen = max([seen, *(deal_id for deal_id, _ in arrived)])
+            yield ServerSentEvent(
+                data={"deals": [label for _, label in arrived], "html": snapshot.html},
+                id=str(seen),
+            )
+            await waiting.wait()
