@@ -343,7 +343,7 @@ def use(
 ) -> None:
     with book(ctx) as tx:
         info = tx.use(session)
-    from napledger.store.messages import current
+    from napledger.core.read.messages import current
 
     typer.echo(current(info.name, info.id))
 
@@ -619,7 +619,7 @@ def undo(
     ] = None,
     session: SessionOpt = None,
 ) -> None:
-    from napledger.store.messages import voided
+    from napledger.core.read.messages import voided
 
     change_and_show(
         ctx,
@@ -636,7 +636,7 @@ def void(
     expect: ExpectSeenOpt = None,
     session: SessionOpt = None,
 ) -> None:
-    from napledger.store.messages import voided
+    from napledger.core.read.messages import voided
 
     revision = expect.of(number) if expect else None
     change_and_show(ctx, session, lambda s: s.void(number, revision), lambda _: voided(number))
@@ -681,7 +681,7 @@ def join(
     ] = None,
     session: SessionOpt = None,
 ) -> None:
-    from napledger.store.messages import joins
+    from napledger.core.read.messages import joins
 
     change_and_show(
         ctx,
@@ -702,7 +702,7 @@ def leave(
     ],
     session: SessionOpt = None,
 ) -> None:
-    from napledger.store.messages import leaves
+    from napledger.core.read.messages import leaves
 
     change_and_show(ctx, session, lambda s: s.leave(player), lambda gone: leaves(gone.player))
 
@@ -726,7 +726,7 @@ def close(
     import sys
 
     from napledger.cli import render
-    from napledger.store.messages import stays_open
+    from napledger.core.read.messages import stays_open
 
     plan = None
     if not yes and sys.stdin is not None and sys.stdin.isatty():
@@ -744,7 +744,7 @@ def close(
 @app.command(help=_("Take back a close made by mistake: it stays in the record, voided."))
 def reopen(ctx: typer.Context, session: SessionOpt = None) -> None:
     from napledger.cli import render
-    from napledger.store.messages import reopened
+    from napledger.core.read.messages import reopened
 
     t = change(ctx, session, lambda s: s.reopen())
     render.changed(t, reopened(t))

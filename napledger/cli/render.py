@@ -144,7 +144,7 @@ def scoreboard(t: Scoreboard, footer: bool = True, above: Sequence[str] = ()) ->
 
 
 def started(t: Scoreboard) -> None:
-    from napledger.store.messages import started as said
+    from napledger.core.read.messages import started as said
 
     for line in said(t):
         console.print(esc(line))
@@ -212,7 +212,7 @@ def payments(changes: Mapping[str, int], players: Sequence[str]) -> str:
 
 
 def after_deal(done: DealResult) -> None:
-    from napledger.store.messages import deal_said
+    from napledger.core.read.messages import deal_said
 
     t = done.scoreboard
     said = esc(deal_said(done)), "  " + payments(done.changes, t.players)
@@ -221,7 +221,7 @@ def after_deal(done: DealResult) -> None:
 
 def amended(done: DealResult) -> None:
     """The corrected deal as `hands` lists it (N.2 is deal N's second version)."""
-    from napledger.store.messages import amended_said
+    from napledger.core.read.messages import amended_said
 
     t = done.scoreboard
     scoreboard(t, above=(esc(amended_said(done)), "  " + payments(done.changes, t.players)))
@@ -232,13 +232,13 @@ def changed(t: Scoreboard, message: str) -> None:
 
 
 def close_question(plan: ClosePlan) -> str:
-    from napledger.store.messages import close_question as question
+    from napledger.core.read.messages import close_question as question
 
     return question(plan)
 
 
 def closed(done: Closed) -> None:
-    from napledger.store.messages import closed as said
+    from napledger.core.read.messages import closed as said
 
     console.print(esc(said(done)))
     scoreboard(done.scoreboard, footer=False)  # the line above already says where the pot went

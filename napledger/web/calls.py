@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING, TypeVar
 from napledger.core.ledger import POT, account_name
 from napledger.core.numbers import held, signed
 from napledger.core.options import DealOptions
+from napledger.core.read.messages import amended, joins, leaves, recorded, voided
 from napledger.core.read.said import deal_label, step_number
 from napledger.core.rules.scoring import describe
 from napledger.core.rules.texts import rule_text
 from napledger.core.words import _
 from napledger.service.api import Database, Transaction
-from napledger.store.messages import amended, joins, leaves, recorded, voided
 
 if TYPE_CHECKING:
     from napledger.core.read.timeline import Row
@@ -473,9 +473,9 @@ def new_session(
     option not typed)."""
     from napledger.core.errors import NapError
     from napledger.core.money import chip_value
+    from napledger.core.read.messages import started
     from napledger.core.rules import list_presets, load_preset
     from napledger.core.rules.load import with_overrides
-    from napledger.store.messages import started
 
     # A preset or a rule file serve read at start, by name: a page must never make the
     # server read a file it names.
@@ -526,7 +526,7 @@ def plan_digest(plan: object) -> str:
 
 
 def close_plan(database: Database, session: int, pot_to: str) -> Closing:
-    from napledger.store.messages import close_question
+    from napledger.core.read.messages import close_question
 
     with database.read() as ledger:
         plan = ledger.session(str(session)).close_plan(pot_to)
@@ -536,7 +536,7 @@ def close_plan(database: Database, session: int, pot_to: str) -> Closing:
 def close(database: Database, session: int, pot_to: str, seen: str) -> str:
     """Close as the keeper agreed to: refused if the pot or its shares changed since."""
     from napledger.core.errors import NapError
-    from napledger.store.messages import close_question, closed
+    from napledger.core.read.messages import close_question, closed
 
     with writing(database) as ledger:
         api = ledger.session(str(session))
@@ -552,7 +552,7 @@ def close(database: Database, session: int, pot_to: str, seen: str) -> str:
 
 
 def reopen(database: Database, session: int) -> str:
-    from napledger.store.messages import reopened
+    from napledger.core.read.messages import reopened
 
     with writing(database) as ledger:
         board = ledger.session(str(session)).reopen()
