@@ -15,6 +15,7 @@ from rich.console import Console
 from napledger.cli.grid import CACHED
 from napledger.core.ledger import POT, account_name, in_seat_order
 from napledger.core.numbers import currency_sign, held, signed
+from napledger.core.read.settlement import parties, settling_said
 from napledger.core.read.timeline import CLOSING, DEAL, SEATING
 from napledger.core.rules import Rules
 from napledger.core.rules.texts import bid_name, rule_text
@@ -293,48 +294,24 @@ def settlement(done: Settlement) -> None:
     from rich.table import Table as RichTable
 
     rows, net, plan, currency = done.sessions, done.net, done.payments, done.currency
-
-    cash = done.shown_money
-
-    names = ", ".join(esc(r.name) for r in rows)
     unit = f" {esc(currency_sign(currency))}" if currency else ""
-    title = ngettext(
-        "Settling {sessions}: {n} payment", "Settling {sessions}: {n} payments", len(plan)
-    ).format(sessions=names, n=len(plan))
-    grid = RichTable(title=title)
+    grid = RichTable(title=esc(settling_said([r.name for r in rows], len(plan))))
     grid.add_column(_("party"))
     grid.add_column(_("net") + unit, justify="right")
     grid.add_column(_("settles by"))
-    for party, amount in sorted(net.items(), key=lambda kv: (kv[1], kv[0])):
+    for party in parties(net):  # as every front end lists them: most money first
+        amount = net[party]
         if not amount:
             continue
-        pays = [
-            _("pays {player} {amount}").format(
-                player=esc(account_name(p.payee)), amount=cash(p.amount)
-            )
-            for p in plan
-            if p.payer == party
-        ]
-        gets = [
-            _("gets {amount} from {player}").format(
-                amount=cash(p.amount), player=esc(account_name(p.payer))
-            )
-            for p in plan
-            if p.payee == party
-        ]
-        shown_net = done.shown_money(amount, signed=True)
+        said = [done.payment_said(p) for p in plan if party in (p.payer, p.payee)]
         grid.add_row(
             esc(account_name(party)),
-            styled(1 if amount > 0 else -1, shown_net),
-            ", ".join(pays + gets),
+            styled(1 if amount > 0 else -1, done.shown_money(amount, signed=True)),
+            esc(", ".join(said)),
         )
     console.print(grid)
-    if not plan:
-        console.print(_("Everyone is square."))
-    if any(r.closed_at is None for r in rows):
-        console.print(
-            "[italic]" + _("Open session: shown as if it closed now with the pot split.") + "[/]"
-        )
+    for note in done.notes:
+        console.print(f"[italic]{esc(note)}[/]")
 
 
 def pot_to_text(pot_to: str | None) -> str:

@@ -105,7 +105,7 @@ def test_a_russian_evening_reads_in_russian(nap, russian):
     assert "Вера встаёт из-за стола" in hands and "отменена" in hands
     settle = nap("settle").stdout
     assert english_words(settle, EVENING) == [], settle
-    assert "Расчёт — пятница" in settle and "платит" in settle
+    assert "Расчёт — пятница" in settle and " → " in settle
     closed = nap("close --yes").stdout
     assert english_words(closed, EVENING) == [], closed
     assert "Партия пятница закрыта. Коробка:" in closed

@@ -27,7 +27,7 @@ def test_settle_example_8_in_three_payments(nap):
     assert set(apply(plan, net).values()) == {0}
     assert all(Decimal(t["money"]) == t["chips"] * 5 for t in plan)
     out = nap("settle").stdout
-    assert "3 payments" in out and "pays A" in out and "+175" in out
+    assert "3 payments" in out and "→ A:" in out and "+175" in out
 
 
 def test_settle_joins_sessions_by_player_name(nap):
@@ -175,7 +175,7 @@ def test_every_json_document_writes_money_with_the_currency_places(nap):
     settle = nap.json("settle --json")
     assert sorted(t["money"] for t in settle["transfers"]) == ["0.30", "0.30"]
     assert nap.json("stats --json")["players"][0]["money"] == "0.60"
-    assert "+0.60" in nap("table").stdout and "pays A 0.30" in nap("settle").stdout
+    assert "+0.60" in nap("table").stdout and "→ A: 0.30" in nap("settle").stdout
     nap("new y --players A,B,C --chip 5 --currency JPY")
     nap("hand 3 --by A --made")
     assert nap.json("table --json")["players"][0]["money"] == "30"

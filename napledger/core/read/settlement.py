@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import NamedTuple, Protocol
 
-from napledger.core.ledger import POT
+from napledger.core.ledger import POT, account_name
 from napledger.core.money import money_chips, shown_amount, summed_money
 from napledger.core.read.board import SessionInfo
 from napledger.core.settle import Payment, settle
-from napledger.core.words import _
+from napledger.core.words import _, ngettext
 
 
 class Settlement(NamedTuple):
@@ -36,13 +36,16 @@ class Settlement(NamedTuple):
         return shown_amount(amount, self.places, self.currency, signed, label)
 
     @property
-    def square(self) -> bool:
-        return not self.payments
+    def notes(self) -> tuple[str, ...]:
+        """What a settlement says beside its payments, in every front end: that everyone
+        is square, and that an open session counts as if it closed now."""
+        square = () if self.payments else (everyone_square(),)
+        open_ = any(s.closed_at is None for s in self.sessions)
+        return (*square, *((as_if_closed_now(),) if open_ else ()))
 
-    @property
-    def as_if_closed(self) -> bool:
-        """Counted with an open session as if it closed now (its pot split)."""
-        return any(s.closed_at is None for s in self.sessions)
+    def payment_said(self, payment: Payment) -> str:
+        """One payment, as the page and the terminal say it: "Ben → Ann: 0.70 GBP"."""
+        return paid_said(payment, self.shown_money(payment.amount, label=True))
 
 
 def parties(net: Mapping[str, Decimal], players: Iterable[str] = ()) -> list[str]:
@@ -63,6 +66,20 @@ def everyone_square() -> str:
 def as_if_closed_now() -> str:
     """What a settlement counting an open session says of it, in every front end."""
     return _("An open session counts as if it closed now, with the pot split.")
+
+
+def paid_said(payment: Payment, amount: str) -> str:
+    """One payment of a settlement: "Ben → Ann: 0.70 GBP" (any name fits the sentence)."""
+    return _("{payer} → {payee}: {amount}").format(
+        payer=account_name(payment.payer), payee=account_name(payment.payee), amount=amount
+    )
+
+
+def settling_said(sessions: Sequence[str], payments: int) -> str:
+    """A settlement's title: which sessions it squares, in how many payments."""
+    return ngettext(
+        "Settling {sessions}: {n} payment", "Settling {sessions}: {n} payments", payments
+    ).format(sessions=", ".join(sessions), n=payments)
 
 
 class Settled(Protocol):
