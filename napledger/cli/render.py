@@ -15,11 +15,13 @@ from rich.console import Console
 from napledger.cli.grid import CACHED
 from napledger.core.ledger import POT, account_name, in_seat_order
 from napledger.core.numbers import currency_sign, held, signed
+from napledger.core.read.notes import buying_note, stake_note, stakes
+from napledger.core.read.said import closed_pot, deals_counted, deals_of, next_to_deal
 from napledger.core.read.settlement import parties, settling_said
 from napledger.core.read.timeline import CLOSING, DEAL, SEATING
 from napledger.core.rules import Rules
 from napledger.core.rules.texts import bid_name, rule_text
-from napledger.core.words import _, ngettext, pgettext
+from napledger.core.words import _, pgettext
 
 # The `--json` documents are the store's, so the page serves the very same ones.
 
@@ -68,12 +70,10 @@ def variant(rules: Rules) -> None:
         (_("notes"), True),
     ):
         grid.add_column(column, justify="left" if left else "right")
-    for bid in rules.bids:
-        notes = []
-        if bid.pot_bid:
-            notes.append(_("takes the pot"))
-        if bid.fail_pot:
-            notes.append(_("failed: +{n} to the pot").format(n=bid.fail_pot))
+    pot_fail_doubles = rules.settings.pool_fail_doubles
+    for bid, stake in zip(rules.bids, stakes(rules), strict=True):
+        # What it does to the pot, as the workbook's Rules sheet says it; and its switch.
+        notes = [stake_note(stake, pot_fail_doubles)]
         if bid.toggle:
             notes.append(f"{bid.toggle}={'on' if rules.enabled(bid) else 'off'}")
         tricks = _("none (misère)") if bid.misere else str(bid.tricks)
@@ -88,18 +88,9 @@ def variant(rules: Rules) -> None:
         why = rules.why_absent(key)
         settings.add_row(key, f"— ({esc(rule_text(why))})" if why else setting_text(value))
     console.print(settings)
-    if rules.buying != "anyone":
-        count = rules.most_bought
-        if rules.buying == "nobody":
-            console.print(_("Buying cards before the bid: nobody."))
-        else:
-            console.print(
-                ngettext(
-                    "Buying cards before the bid: only the bidder, at most {n} card.",
-                    "Buying cards before the bid: only the bidder, at most {n} cards.",
-                    count,
-                ).format(n=count)
-            )
+    buying = buying_note(rules)
+    if buying:
+        console.print(buying)
 
 
 # --- sessions and scoreboards ---------------------------------------------------
@@ -109,8 +100,7 @@ def scoreboard(t: Scoreboard, footer: bool = True, above: Sequence[str] = ()) ->
     """The scoreboard, below the lines `above` (markup): all in one print, as a deal in
     `play` prints, since each print asks the terminal its size again."""
     currency = t.session.currency
-    deals = ngettext("{n} deal", "{n} deals", t.hands).format(n=t.hands)
-    title = f"{t.session.name} · {rule_text(t.rules.title)} · {deals}"
+    title = f"{t.session.name} · {rule_text(t.rules.title)} · {deals_counted(t.hands)}"
     from napledger.cli.grid import Grid
 
     # As wide as its title, so the title never wraps above three narrow columns.
@@ -132,14 +122,10 @@ def scoreboard(t: Scoreboard, footer: bool = True, above: Sequence[str] = ()) ->
         grid.add_row(f"[italic]{account_name(POT)}[/]", held(t.pot), t.shown_money(t.pot))
     below = []
     if t.next_dealer:
-        said = (
-            _("Next to deal: {player}, who sits out: no cards, no bid")
-            if t.next_dealer in t.sits_out
-            else _("Next to deal: {player}")
-        )
-        below.append(said.format(player=f"[bold]{esc(t.next_dealer)}[/]"))
+        shown = f"[bold]{esc(t.next_dealer)}[/]"
+        below.append(next_to_deal(shown, t.next_dealer in t.sits_out))
     elif t.session.closed_at and footer:
-        below.append(_("Closed; pot: {where}.").format(where=pot_to_text(t.session.pot_to)))
+        below.append(esc(closed_pot(t.session.pot_to)))
     # The grid is drawn as Rich would draw it, without its cost in every deal of `play`.
     console.print(*above, grid.renderable(console), *below, sep="\n")
 
@@ -256,7 +242,7 @@ def hand_list(history: History) -> None:
 
     t = history.scoreboard
     grid = Grid(
-        _("{session}: deals").format(session=esc(t.session.name)),
+        esc(deals_of(t.session.name)),
         ["#", _("dealer"), _("bid"), _("outcome"), _("payments"), _("pot")],
     )
     # A join, leave or close stands between two lines of its own, so that it never reads
@@ -312,12 +298,3 @@ def settlement(done: Settlement) -> None:
     console.print(grid)
     for note in done.notes:
         console.print(f"[italic]{esc(note)}[/]")
-
-
-def pot_to_text(pot_to: str | None) -> str:
-    """Where a closed session's pot went, as its footer says it."""
-    if pot_to == "split":
-        return _("split")
-    if pot_to == "carry":
-        return _("carry")
-    return esc(pot_to or "")

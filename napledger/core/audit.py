@@ -16,6 +16,7 @@ from napledger.core.errors import NapError
 from napledger.core.ledger import account_name, imbalance, postings
 from napledger.core.numbers import written
 from napledger.core.read.history import Revision, ScoredDeal, final_pot, score_history
+from napledger.core.read.timeline import status_said
 from napledger.core.rules import rules_from_dict
 from napledger.core.rules.scoring import close_transfers
 from napledger.core.seating import Dealt, RosterChange, misdealt, seated_at
@@ -126,7 +127,8 @@ def check_session(s: SessionRecords) -> list[Problem]:
         if not d.live and d.entries:
             problems.append(
                 problem(
-                    _("it is {status} but still has entries").format(status=_(d.status)), d.number
+                    _("it is {status} but still has entries").format(status=status_said(d.status)),
+                    d.number,
                 )
             )
     problems += check_close(s, final_pot(history, s.opening_pot), problem)

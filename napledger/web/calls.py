@@ -17,7 +17,7 @@ from napledger.core.ledger import POT, account_name
 from napledger.core.numbers import held, signed
 from napledger.core.options import DealOptions
 from napledger.core.read.messages import amended, joins, leaves, recorded, voided
-from napledger.core.read.said import deal_label, step_number
+from napledger.core.read.said import deal_label, deals_counted, next_to_deal, step_number
 from napledger.core.rules.scoring import describe
 from napledger.core.rules.texts import rule_text
 from napledger.core.words import _
@@ -113,6 +113,10 @@ class Board:
     next_number: int  # the number the next deal will take: what the form expects
 
     @property
+    def hands_said(self) -> str:
+        return deals_counted(self.hands)
+
+    @property
     def last_label(self) -> str:
         """The last deal as the keeper's buttons name it: 27, or 27.2 once amended."""
         if self.last_deal is None or self.last_revision is None:
@@ -143,6 +147,14 @@ class SessionItem:
     closed: bool
     current: bool
     next_dealer: str | None = None  # None once closed
+
+    @property
+    def hands_said(self) -> str:
+        return deals_counted(self.hands)
+
+    @property
+    def next_said(self) -> str:
+        return next_to_deal(self.next_dealer or "")
 
 
 # --- reading ----------------------------------------------------------------------

@@ -170,3 +170,16 @@ def setting_note(key: str, value: object, settings: Mapping[str, object]) -> str
             return _("the bid {key} is on").format(key=key)
         return _("the bid {key} is off").format(key=key)
     return ""
+
+
+def buying_note(rules: Rules) -> str | None:
+    """Who may buy cards before the bid, where not everyone may."""
+    if rules.buying == "anyone":
+        return None
+    if rules.buying == "nobody":
+        return _("Buying cards before the bid: nobody.")
+    return ngettext(
+        "Buying cards before the bid: only the bidder, at most {n} card.",
+        "Buying cards before the bid: only the bidder, at most {n} cards.",
+        rules.most_bought,
+    ).format(n=rules.most_bought)

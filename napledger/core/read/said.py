@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from napledger.core.numbers import signed
 from napledger.core.seating import RosterChange
-from napledger.core.words import NC_, _, pgettext
+from napledger.core.words import NC_, _, ngettext, pgettext
 
 # The timeline's rows for the pot coming in and going out, where a deal's label would be
 # (the terminal's `hands`, the workbook's Deals): NC_, to be said with `pot_row_label`.
@@ -81,3 +81,35 @@ def roster_said(change: RosterChange) -> str:
     if change.kind == "leave":
         return _("{player} leaves the table").format(player=change.player)
     return _("{player} sits down in seat {seat}").format(player=change.player, seat=change.seat + 1)
+
+
+def deals_counted(n: int) -> str:
+    """How many deals a session has, as its title says it: "1 deal", "12 deals"."""
+    return ngettext("{n} deal", "{n} deals", n).format(n=n)
+
+
+def next_to_deal(player: str, sits_out: bool = False) -> str:
+    """Who deals next (`player` as the front end shows the name), and whether they sit
+    the deal out (at a table as big as dealer_sits_out_from)."""
+    if sits_out:
+        return _("Next to deal: {player}, who sits out: no cards, no bid").format(player=player)
+    return _("Next to deal: {player}").format(player=player)
+
+
+def pot_went(pot_to: str | None) -> str:
+    """Where a closed session's pot went, in a word: split, carry, or the player."""
+    if pot_to == "split":
+        return _("split")
+    if pot_to == "carry":
+        return _("carry")
+    return pot_to or ""
+
+
+def closed_pot(pot_to: str | None) -> str:
+    """A closed session's footer: where its pot went."""
+    return _("Closed; pot: {where}.").format(where=pot_went(pot_to))
+
+
+def deals_of(session: str) -> str:
+    """The title of a session's list of deals."""
+    return _("{session}: deals").format(session=session)
