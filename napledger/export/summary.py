@@ -8,26 +8,26 @@ header row, rather than tables stacked under one frozen header.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import date
 from decimal import Decimal
 
 from openpyxl.utils import get_column_letter
 
 from napledger.core.ledger import POT, account_name
+from napledger.core.read import said
 from napledger.core.read.notes import pot_at_close_rule, setting_shown, settings, stake_note, stakes
 from napledger.core.read.report import SessionReport
-from napledger.core.read.said import shares_said
 from napledger.core.read.settlement import (
     EveningPart,
     as_if_closed_now,
     evening,
     everyone_square,
     parties,
+    payments_counted,
 )
 from napledger.core.read.timeline import PotFlow
 from napledger.core.rules.load import rules_to_dict
 from napledger.core.rules.texts import bid_name, rule_text
-from napledger.core.words import N_, NC_, _, language, ngettext, pgettext
+from napledger.core.words import N_, _
 from napledger.export.cells import (
     CHANGE,
     CHIPS,
@@ -71,9 +71,7 @@ SETTING_COLUMNS = (Column(N_("Setting")), Column(N_("Value")), Column(N_("What i
 
 def evening_title(sessions: Sequence[SessionReport]) -> str:
     """What the evening is called on every printed page: its sessions' names."""
-    if not sessions:
-        return _("napledger: no sessions")
-    return _("Nap evening: {sessions}").format(sessions=", ".join(s.name for s in sessions))
+    return said.evening_title([s.name for s in sessions])
 
 
 def write_summary(
@@ -121,50 +119,7 @@ def write_summary(
 
 def _evening_line(sessions: Sequence[SessionReport], live_deals: Sequence[int]) -> str:
     days = sorted({excel_datetime(s.created).date() for s in sessions})
-    if len(days) == 1:
-        when = _day(days[0])
-    else:
-        when = _("{first} to {last}").format(first=_day(days[0]), last=_day(days[-1]))
-    count = len(sessions)
-    deals = sum(live_deals)
-    sessions_said = ngettext("{n} session", "{n} sessions", count).format(n=count)
-    deals_said = ngettext("{n} deal", "{n} deals", deals).format(n=deals)
-    return f"{when} · {sessions_said} · {deals_said}"
-
-
-def _day(day: date) -> str:
-    """A day as the language writes it: Thu 3 Dec 2026, чт 3 дек. 2026, czw. 3 gru 2026."""
-    if language() == "en":
-        return f"{day:%a} {day.day} {day:%b %Y}"
-    weekday = pgettext("weekday", WEEKDAYS[day.weekday()])
-    month = pgettext("month of a date", MONTHS[day.month - 1])
-    return f"{weekday} {day.day} {month} {day.year}"
-
-
-# A date's words, for the languages other than English (which Python's C locale writes).
-WEEKDAYS = (
-    NC_("weekday", "Mon"),
-    NC_("weekday", "Tue"),
-    NC_("weekday", "Wed"),
-    NC_("weekday", "Thu"),
-    NC_("weekday", "Fri"),
-    NC_("weekday", "Sat"),
-    NC_("weekday", "Sun"),
-)
-MONTHS = (
-    NC_("month of a date", "Jan"),
-    NC_("month of a date", "Feb"),
-    NC_("month of a date", "Mar"),
-    NC_("month of a date", "Apr"),
-    NC_("month of a date", "May"),
-    NC_("month of a date", "Jun"),
-    NC_("month of a date", "Jul"),
-    NC_("month of a date", "Aug"),
-    NC_("month of a date", "Sep"),
-    NC_("month of a date", "Oct"),
-    NC_("month of a date", "Nov"),
-    NC_("month of a date", "Dec"),
-)
+    return said.evening_line(days, len(sessions), sum(live_deals))
 
 
 def _write_part(
@@ -196,8 +151,7 @@ def _write_part(
     count = len(part.plan)
     sheet.keep(count + 3)
     sheet.blank()
-    payments = ngettext("{n} payment", "{n} payments", count).format(n=count)
-    sheet.heading(_("Settlement") + f"{suffix}: {payments}")
+    sheet.heading(_("Settlement") + f"{suffix}: {payments_counted(count)}")
     if not part.plan:
         sheet.line(everyone_square())
         return
@@ -228,13 +182,9 @@ def _write_session(
     # The pot as a party of the session: what it brought in (a carried pot) is what the
     # players share between them, what is left in it is what they put in and did not take.
     if session.info.opening_pot:
-        if session.carried_from:
-            source = _("from {session}'s pot").format(session=session.carried_from)
-        else:
-            source = _("from a carried pot")
-        rows.append((source, -session.info.opening_pot))
+        rows.append((session.pot_in_said(), -session.info.opening_pot))
     if session.pot:
-        rows.append((_pot_left(session), session.pot))
+        rows.append((session.pot_left_said(), session.pot))
     sheet.keep(len(rows) + 6)
     sheet.blank()
     sheet.heading(session.name)
@@ -246,43 +196,7 @@ def _write_session(
         sheet.append([label, chips, chips * value], money=fmt, signed=signed, muted=pot_row)
     sheet.end_table()
     _check_row(sheet, TOTAL_COLUMNS, first, fmt, signed)
-    sheet.line(pot_line(session, pot))
-
-
-def _pot_left(session: SessionReport) -> str:
-    if session.pot_to == "carry":
-        if session.carried_to:
-            return _("carried to {session}").format(session=session.carried_to)
-        return _("carried on")
-    return _("left in the pot")
-
-
-def pot_line(session: SessionReport, pot: PotFlow) -> str:
-    """Where the session's pot came from and went, in chips."""
-    parts = []
-    if pot.carried_in:
-        if session.carried_from:
-            said = _("{n} carried in from {session}").format(
-                n=pot.carried_in, session=session.carried_from
-            )
-        else:
-            said = _("{n} carried in").format(n=pot.carried_in)
-        parts.append(said)
-    parts += [
-        _("{n} paid in").format(n=pot.paid_in),
-        _("{n} taken by bids").format(n=pot.taken),
-    ]
-    if session.pot_to is None:
-        end = _("{n} left in it (open: settle splits it)").format(n=pot.left)
-    elif session.pot_to == "carry":
-        where = session.carried_to or _("the next session")
-        end = _("{n} carried to {session}").format(n=pot.left, session=where)
-    elif session.pot_to == "split":
-        shares = shares_said(session.close_shares.items())
-        end = _("{n} split at the close").format(n=pot.left) + (f" ({shares})" if shares else "")
-    else:
-        end = _("{n} to {player} at the close").format(n=pot.left, player=session.pot_to)
-    return _("Pot (chips): {flow}").format(flow=" · ".join([*parts, end]))
+    sheet.line(session.pot_flow_said(pot))
 
 
 def _write_sessions_table(
@@ -312,14 +226,9 @@ def _write_sessions_table(
 
 def _session_line(session: SessionReport, live: int) -> str:
     chip = money_label(session.chip_value, session.currency, session.chip_value)
-    started = _("started {when}").format(when=f"{excel_datetime(session.created):%Y-%m-%d %H:%M}")
-    if session.closed:
-        closed = _("closed {when}").format(when=f"{excel_datetime(session.closed):%Y-%m-%d %H:%M}")
-    else:
-        closed = _("open")
-    deals = ngettext("{n} deal", "{n} deals", live).format(n=live)
-    chip_said = _("a chip is {money}").format(money=chip)
-    return f"{rule_text(session.rules.title)} · {chip_said} · {started}, {closed} · {deals}"
+    started = f"{excel_datetime(session.created):%Y-%m-%d %H:%M}"
+    closed = f"{excel_datetime(session.closed):%Y-%m-%d %H:%M}" if session.closed else None
+    return session.line_said(live, chip, started, closed)
 
 
 def _name_width(sessions: Sequence[SessionReport]) -> float:
@@ -350,7 +259,7 @@ def write_rules(sheet: Sheet, sessions: Sequence[SessionReport], header: str) ->
         first = group[0].rules
         sheet.blank()
         sheet.heading(rule_text(first.title))
-        sheet.line(_("Played in: {sessions}").format(sessions=", ".join(s.name for s in group)))
+        sheet.line(said.played_in([s.name for s in group]))
         pot_fail_doubles = bool(first.settings.pool_fail_doubles)
         sheet.begin_table(f"StakesTable{suffix}", STAKE_COLUMNS)
         for stake in stakes(first):

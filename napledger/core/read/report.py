@@ -15,9 +15,12 @@ from decimal import Decimal
 from napledger.core.ledger import POT
 from napledger.core.read.board import Scoreboard, SessionInfo, Standing
 from napledger.core.read.history import ScoredDeal
-from napledger.core.read.timeline import CloseRecord, Timeline
+from napledger.core.read.said import deals_counted, shares_said
+from napledger.core.read.timeline import CloseRecord, PotFlow, Timeline
 from napledger.core.rules import Rules
+from napledger.core.rules.texts import rule_text
 from napledger.core.seating import RosterChange
+from napledger.core.words import _
 
 
 @dataclass(frozen=True, eq=False)  # one session is itself: compared by identity
@@ -101,3 +104,60 @@ class SessionReport:
             self.carried_from,
             self.carried_to,
         )
+
+    # --- what a report says of the session ---------------------------------------
+
+    def line_said(self, live: int, chip: str, started: str, closed: str | None) -> str:
+        """The session in one line under its name: its game, what a chip is worth (`chip`
+        as written), when it started and closed (as written; None: still open), how many
+        deals count."""
+        started_said = _("started {when}").format(when=started)
+        closed_said = _("closed {when}").format(when=closed) if closed else _("open")
+        chip_said = _("a chip is {money}").format(money=chip)
+        return (
+            f"{rule_text(self.rules.title)} · {chip_said} · {started_said}, {closed_said} · "
+            f"{deals_counted(live)}"
+        )
+
+    def pot_in_said(self) -> str:
+        """The pot carried in, as a party of the session's totals."""
+        if self.carried_from:
+            return _("from {session}'s pot").format(session=self.carried_from)
+        return _("from a carried pot")
+
+    def pot_left_said(self) -> str:
+        """What is left in the pot at the end, as a party of the session's totals."""
+        if self.pot_to == "carry":
+            if self.carried_to:
+                return _("carried to {session}").format(session=self.carried_to)
+            return _("carried on")
+        return _("left in the pot")
+
+    def pot_flow_said(self, pot: PotFlow) -> str:
+        """Where the session's pot came from and went, in chips."""
+        parts = []
+        if pot.carried_in:
+            if self.carried_from:
+                said = _("{n} carried in from {session}").format(
+                    n=pot.carried_in, session=self.carried_from
+                )
+            else:
+                said = _("{n} carried in").format(n=pot.carried_in)
+            parts.append(said)
+        parts += [
+            _("{n} paid in").format(n=pot.paid_in),
+            _("{n} taken by bids").format(n=pot.taken),
+        ]
+        if self.pot_to is None:
+            end = _("{n} left in it (open: settle splits it)").format(n=pot.left)
+        elif self.pot_to == "carry":
+            where = self.carried_to or _("the next session")
+            end = _("{n} carried to {session}").format(n=pot.left, session=where)
+        elif self.pot_to == "split":
+            shares = shares_said(self.close_shares.items())
+            end = _("{n} split at the close").format(n=pot.left) + (
+                f" ({shares})" if shares else ""
+            )
+        else:
+            end = _("{n} to {player} at the close").format(n=pot.left, player=self.pot_to)
+        return _("Pot (chips): {flow}").format(flow=" · ".join([*parts, end]))

@@ -11,10 +11,11 @@ Pure: the front ends call it, it calls none of them.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import date
 
 from napledger.core.numbers import signed
 from napledger.core.seating import RosterChange
-from napledger.core.words import NC_, _, ngettext, pgettext
+from napledger.core.words import NC_, _, language, ngettext, pgettext
 
 # The timeline's rows for the pot coming in and going out, where a deal's label would be
 # (the terminal's `hands`, the workbook's Deals): NC_, to be said with `pot_row_label`.
@@ -113,3 +114,60 @@ def closed_pot(pot_to: str | None) -> str:
 def deals_of(session: str) -> str:
     """The title of a session's list of deals."""
     return _("{session}: deals").format(session=session)
+
+
+def evening_title(sessions: Sequence[str]) -> str:
+    """What an evening is called on every printed page: its sessions' names."""
+    if not sessions:
+        return _("napledger: no sessions")
+    return _("Nap evening: {sessions}").format(sessions=", ".join(sessions))
+
+
+def evening_line(days: Sequence[date], sessions: int, deals: int) -> str:
+    """An evening in one line: its day (or first and last), its sessions and deals."""
+    if len(days) == 1:
+        when = day_said(days[0])
+    else:
+        when = _("{first} to {last}").format(first=day_said(days[0]), last=day_said(days[-1]))
+    sessions_said = ngettext("{n} session", "{n} sessions", sessions).format(n=sessions)
+    return f"{when} · {sessions_said} · {deals_counted(deals)}"
+
+
+def played_in(sessions: Sequence[str]) -> str:
+    """The sessions played under one set of rules."""
+    return _("Played in: {sessions}").format(sessions=", ".join(sessions))
+
+
+def day_said(day: date) -> str:
+    """A day as the language writes it: Thu 3 Dec 2026, чт 3 дек. 2026, czw. 3 gru 2026."""
+    if language() == "en":
+        return f"{day:%a} {day.day} {day:%b %Y}"
+    weekday = pgettext("weekday", WEEKDAYS[day.weekday()])
+    month = pgettext("month of a date", MONTHS[day.month - 1])
+    return f"{weekday} {day.day} {month} {day.year}"
+
+
+# A date's words, for the languages other than English (which Python's C locale writes).
+WEEKDAYS = (
+    NC_("weekday", "Mon"),
+    NC_("weekday", "Tue"),
+    NC_("weekday", "Wed"),
+    NC_("weekday", "Thu"),
+    NC_("weekday", "Fri"),
+    NC_("weekday", "Sat"),
+    NC_("weekday", "Sun"),
+)
+MONTHS = (
+    NC_("month of a date", "Jan"),
+    NC_("month of a date", "Feb"),
+    NC_("month of a date", "Mar"),
+    NC_("month of a date", "Apr"),
+    NC_("month of a date", "May"),
+    NC_("month of a date", "Jun"),
+    NC_("month of a date", "Jul"),
+    NC_("month of a date", "Aug"),
+    NC_("month of a date", "Sep"),
+    NC_("month of a date", "Oct"),
+    NC_("month of a date", "Nov"),
+    NC_("month of a date", "Dec"),
+)

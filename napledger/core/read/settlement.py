@@ -75,6 +75,11 @@ def paid_said(payment: Payment, amount: str) -> str:
     )
 
 
+def payments_counted(n: int) -> str:
+    """How many payments a settlement takes."""
+    return ngettext("{n} payment", "{n} payments", n).format(n=n)
+
+
 def settling_said(sessions: Sequence[str], payments: int) -> str:
     """A settlement's title: which sessions it squares, in how many payments."""
     return ngettext(
