@@ -15,7 +15,7 @@ from napledger.core.rules.load import with_overrides
 SEATED = ("Ann", "Anna", "Bob", "Zoë", "李雷", "Ed")
 typed = st.sampled_from(["ann", "an", "ANNA", "b", "zoe", "李", "Ed ", "", " ", "pot", "Zed", "e"])
 words = typed | st.text(max_size=6)
-purchases = st.tuples(words, st.sampled_from(["1", "3", "0", "x", "-1", "99"])).map("=".join)
+purchases = st.tuples(words, st.sampled_from([1, 3, 0, -1, 99]))
 
 
 @settings(max_examples=300, deadline=None)
@@ -31,7 +31,7 @@ purchases = st.tuples(words, st.sampled_from(["1", "3", "0", "x", "-1", "99"])).
     revoke=st.none() | words,
     dealer=st.none() | words,
     peep=st.none() | st.lists(words, max_size=3),
-    buy=st.none() | st.lists(purchases | words, max_size=2),
+    buy=st.none() | st.lists(purchases, max_size=2),
     pot=st.integers(0, 50),
 )
 def test_any_hand_options(

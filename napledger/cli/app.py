@@ -526,6 +526,16 @@ DEAL_OPTIONS: dict[str, tuple[Any, Any]] = {
 FIELDS = {"peep": "peeps", "buy": "buys"}  # option name -> DealOptions field
 
 
+def purchase(item: str) -> tuple[str, int]:
+    """`--buy PLAYER=N` as the core takes it: (player as typed, cards bought)."""
+    from napledger.core.numbers import whole
+
+    player, sep, count = item.rpartition("=")
+    if not sep:
+        raise NapError(_("--buy wants PLAYER=N (cards bought), not {item!r}").format(item=item))
+    return player, whole(count, "--buy PLAYER=N")
+
+
 def deal_options(*names: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
     """Give a command the deal options `names` (before its `--session`), as `options`.
 
@@ -551,9 +561,10 @@ def deal_options(*names: str) -> Callable[[Callable[..., None]], Callable[..., N
             from napledger.core.options import DealOptions
 
             typed = {name: given.pop(name) for name in names}
-            for listed in ("peep", "buy"):
-                if typed.get(listed) is not None:
-                    typed[listed] = tuple(typed[listed])
+            if typed.get("peep") is not None:
+                typed["peep"] = tuple(typed["peep"])
+            if typed.get("buy") is not None:
+                typed["buy"] = tuple(purchase(item) for item in typed["buy"])
             command(**given, options=DealOptions(**{FIELDS.get(k, k): v for k, v in typed.items()}))
 
         params = own[:at] + shared + own[at:]

@@ -43,7 +43,7 @@ class NapGroup(TyperGroup):
         try:
             result = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except NapError as error:
-            fail(str(error), 1)
+            fail(in_terminal(error), 1)
         except typer.TyperException as error:  # a usage error (exit 2) or another of Typer's
             message = error.format_message()
             if not message.strip():  # a bare `napledger`: Typer's Rich help is already shown
@@ -73,6 +73,26 @@ class NapGroup(TyperGroup):
         if standalone_mode:
             sys.exit(code)
         return code
+
+
+# What a refusal is about (`NapError.field`), as the command line spells it.
+OPTIONS = {
+    "by": "--by",
+    "result": "--tricks/--made/--failed",
+    "revoke": "--revoke",
+    "dealer": "--dealer",
+    "peep": "--peep",
+    "buy": "--buy",
+    "pot": "--pot",
+    "carry": "--carry-from",
+    "chip": "--chip/--currency",
+}
+
+
+def in_terminal(error: NapError) -> str:
+    """A refusal with the option it is about, as the terminal points at it."""
+    option = OPTIONS.get(error.field or "")
+    return f"{error} ({option})" if option else str(error)
 
 
 def fail(message: str, code: int) -> None:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from napledger.cli.app import Run, SessionOpt, app
-from napledger.cli.errors import NapGroup, error_line
+from napledger.cli.errors import NapGroup, error_line, in_terminal
 from napledger.core.errors import NapError
 from napledger.core.words import N_, _
 
@@ -141,7 +141,7 @@ class Loop:
                 line, view.seated if view else (), view.rules if view else None, self.commands
             )
         except NapError as error:
-            print(error_line(str(error)), file=sys.stderr)
+            print(error_line(in_terminal(error)), file=sys.stderr)
             self.failed += 1
             return True
         if not argv:

@@ -2,7 +2,17 @@
 
 
 class NapError(Exception):
-    """A problem with what the user asked for, explained in one line."""
+    """A problem with what the user asked for, explained in one line.
+
+    `field` names what it is about (a deal's bid, by, result, revoke, peep, buy or dealer;
+    a close's pot; a new session's carry or chip), so each front end can point at it its
+    own way: the terminal names its option, the page shows the line beside the control.
+    The line itself never names a front end's syntax. None: the request as a whole.
+    """
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 class RuleError(NapError):
@@ -10,12 +20,4 @@ class RuleError(NapError):
 
 
 class DealError(NapError):
-    """A deal that cannot be scored as given (unknown bid, tricks out of range, ...).
-
-    `field` names the part of the deal it is about (bid, by, result, revoke, peep, buy,
-    dealer), so a form can say why beside what was tapped; None: the deal as a whole.
-    """
-
-    def __init__(self, message: str, field: str | None = None) -> None:
-        super().__init__(message)
-        self.field = field
+    """A deal that cannot be scored as given (unknown bid, tricks out of range, ...)."""

@@ -9,9 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from napledger.core.errors import NapError
+from napledger.core.errors import DealError, NapError
 from napledger.core.names import clean_note, match_player
-from napledger.core.numbers import whole
 from napledger.core.rules import Deal, Rules
 from napledger.core.vocabulary import PASS, SAID, meaning
 from napledger.core.words import N_, _
@@ -29,7 +28,7 @@ class DealOptions:
     revoke: str | None = None
     dealer: str | None = None
     peeps: tuple[str, ...] | None = None
-    buys: tuple[str, ...] | None = None  # PLAYER=N, cards bought
+    buys: tuple[tuple[str, int], ...] | None = None  # (player as typed, cards bought)
     note: str | None = None  # "" clears
     no_peeps: bool = False  # amend: nobody peeped after all
     no_buys: bool = False
@@ -48,18 +47,21 @@ def make_deal(
     better answer than "no such player".
     """
     o = options
+    # Each refusal names the part of the deal it is about (`DealError.field`), never how a
+    # front end spells it: the terminal says --made, the page its Result buttons.
     if o.made and o.failed:
-        raise NapError(_("--made and --failed contradict each other"))
+        raise DealError(_("a deal is made or failed, not both"), "result")
     if o.tricks is not None and (o.made or o.failed):
-        # About the deal, not the typing: a web form's fields give the same pair.
-        raise NapError(_("give the tricks taken or made/failed, not both"))
-    if (o.no_peeps and o.peeps) or (o.no_buys and o.buys):
-        raise NapError(_("--no-peeps/--no-buys contradict --peep/--buy"))
+        raise DealError(_("give the tricks taken or made/failed, not both"), "result")
+    if o.no_peeps and o.peeps:
+        raise DealError(_("say who peeped or that nobody did, not both"), "peep")
+    if o.no_buys and o.buys:
+        raise DealError(_("say who bought cards or that nobody did, not both"), "buy")
     peeps = () if o.no_peeps else o.peeps
     buys = () if o.no_buys else o.buys
     seated = base.seated
 
-    def who(typed: str) -> str:
+    def who(typed: str, field: str) -> str:
         try:
             return match_player(typed, seated, N_("at the table"))
         except NapError as unknown:
@@ -67,15 +69,16 @@ def make_deal(
             try:
                 player = match_player(typed, gone)
             except NapError:
-                raise unknown from None
+                raise DealError(str(unknown), field) from None
             if amending:
-                raise NapError(
-                    _("{player} is not at the table in that deal").format(player=player)
+                raise DealError(
+                    _("{player} is not at the table in that deal").format(player=player), field
                 ) from None
-            raise NapError(
+            raise DealError(
                 _("{player} is not at the table (`join {player}` seats them again)").format(
                     player=player
-                )
+                ),
+                field,
             ) from None
 
     changes: dict[str, Any] = {}
@@ -84,32 +87,24 @@ def make_deal(
         if said == PASS:
             changes |= {"bid": None, "bidder": None, "tricks": None, "made": None, "revoker": None}
         elif said is not None and rules.find(o.bid) is None:  # `amend 3 без`: how it went
-            message = _("{word!r} says how the deal went ({said}), not what was bid: "
-                        "give it as --made, --failed, --tricks N or --revoke PLAYER")  # fmt: skip
-            raise NapError(message.format(word=o.bid, said=_(SAID[said])))
+            message = _("{word!r} says how the deal went ({said}), not what was bid")
+            raise DealError(message.format(word=o.bid, said=_(SAID[said])), "bid")
         else:
             changes["bid"] = rules.bid(o.bid).name
     if o.by is not None:
-        changes["bidder"] = who(o.by)
+        changes["bidder"] = who(o.by, "by")
     if o.tricks is not None or o.made or o.failed or o.revoke is not None:
         changes |= {
             "tricks": o.tricks,
             "made": True if o.made else False if o.failed else None,
-            "revoker": who(o.revoke) if o.revoke is not None else None,
+            "revoker": who(o.revoke, "revoke") if o.revoke is not None else None,
         }
-    if o.dealer is not None and who(o.dealer) != base.dealer:
-        changes |= {"dealer": who(o.dealer), "dealer_named": True}
+    if o.dealer is not None and who(o.dealer, "dealer") != base.dealer:
+        changes |= {"dealer": who(o.dealer, "dealer"), "dealer_named": True}
     if peeps is not None:
-        changes["peeps"] = tuple(who(p) for p in peeps)
+        changes["peeps"] = tuple(who(p, "peep") for p in peeps)
     if buys is not None:
-        changes["buys"] = tuple(parse_buy(who, item) for item in buys)
+        changes["buys"] = tuple((who(p, "buy"), cards) for p, cards in buys)
     if o.note is not None:
         changes["note"] = clean_note(o.note)
     return replace(base, **changes)
-
-
-def parse_buy(who: Any, item: str) -> tuple[str, int]:
-    player, sep, count = item.rpartition("=")
-    if not sep:
-        raise NapError(_("--buy wants PLAYER=N (cards bought), not {item!r}").format(item=item))
-    return who(player), whole(count, "--buy PLAYER=N")

@@ -286,9 +286,10 @@ def carried_pot(source: CarrySource, chip_value: Decimal, currency: str) -> int:
     """The pot a new session takes on from `source` (docs/rules.md, "The end of a session")."""
     if source.pot_to != "carry":
         raise NapError(
-            _("session {name!r} did not carry its pot (close it with --pot carry)").format(
+            _("session {name!r} did not carry its pot: its close shared it out").format(
                 name=source.name
-            )
+            ),
+            "carry",
         )
     if source.carried_into is not None:
         raise NapError(
@@ -300,13 +301,10 @@ def carried_pot(source: CarrySource, chip_value: Decimal, currency: str) -> int:
         # The box holds money: counted in other chips it would grow or shrink on the way.
         raise NapError(
             _(
-                "the pot of {name!r} is in chips of {chip}; start this session with {options}"
-            ).format(
-                name=source.name,
-                chip=f"{source.chip_value} {source.currency}".strip(),
-                options=f"--chip {source.chip_value}"
-                + (f" --currency {source.currency}" if source.currency else ""),
-            )
+                "the pot of {name!r} is in chips of {chip}: "
+                "start this session with that chip value and currency"
+            ).format(name=source.name, chip=f"{source.chip_value} {source.currency}".strip()),
+            "chip",
         )
     return source.pot
 
@@ -593,7 +591,7 @@ def close_plan(state: SessionState, pot_to: str) -> ClosePlan:
         try:
             target = match_player(pot_to, seating)
         except NapError:
-            raise NapError(pot_choice_error(pot_to, seating)) from None
+            raise NapError(pot_choice_error(pot_to, seating), "pot") from None
     pot = state.pot
     return ClosePlan(state.name, pot, target, tuple(close_transfers(pot, seating, target)))
 
@@ -668,7 +666,8 @@ def pot_choice_error(typed: str, seating: Sequence[str]) -> str:
     near = difflib.get_close_matches(fold(typed), list(choices), n=1, cutoff=0.75)
     hint = _("; did you mean {player}?").format(player=choices[near[0]]) if near else ""
     return _(
-        "--pot is split, carry or a player at the table ({players}), not {typed!r}{hint}"
+        "the pot is split, carried or given to a player at the table ({players}), "
+        "not {typed!r}{hint}"
     ).format(players=", ".join(seating), typed=typed, hint=hint)
 
 

@@ -36,18 +36,18 @@ class DealExtras:
         self.buy = buy
         self.note = note
 
-    def bought(self) -> tuple[str, ...]:
-        """The boxes filled in, as `--buy P=N` (an empty box: no purchase)."""
+    def bought(self) -> tuple[tuple[str, int], ...]:
+        """The boxes filled in, as (player, cards) (an empty box: no purchase)."""
         # The label is made outside the f-string: gettext's extractor does not look inside one.
         said = _("cards bought by {player}")
         return tuple(
-            f"{who}={whole(count, said.format(player=who))}"
+            (who, whole(count, said.format(player=who)))
             for who, count in zip(self.buyer or (), self.buy or (), strict=False)
             if count.strip()
         )
 
     def options(self) -> DealOptions:
-        """A passed-out deal as `pass --peep … --buy P=N --note …` takes it."""
+        """A passed-out deal: who peeped, who bought how many cards, the note."""
         bought = self.bought()
         return DealOptions(
             peeps=tuple(self.peep) if self.peep else None,  # none ticked: --peep not typed
@@ -95,10 +95,10 @@ class DealForm:
         extras = self.extras
         bought = extras.bought()
         if self.bidder_bought is not None and self.bidder_bought.strip():
-            if blank(self.by) is None:
+            bidder = blank(self.by)
+            if bidder is None:
                 raise DealError(_("say who bid"), "by")  # the bidder's purchase needs the bidder
-            count = whole(self.bidder_bought, _("cards bought by the bidder"))
-            bought += (f"{self.by}={count}",)
+            bought += ((bidder, whole(self.bidder_bought, _("cards bought by the bidder"))),)
         options = DealOptions(
             bid=blank(self.bid),
             by=blank(self.by),

@@ -58,21 +58,24 @@ def test_amend_shows_the_new_payments_and_can_clear_peeps(nap):
     out = nap("amend 1 --no-peeps").stdout
     assert "now 1.2" in out and "B -3" in out
     assert nap.json("hands --json")[-1]["peeps"] == []
-    assert "contradict" in nap.fails("amend 1 --no-peeps --peep C")
+    assert nap.fails("amend 1 --no-peeps --peep C") == (
+        "Error: say who peeped or that nobody did, not both (--peep)"
+    )
 
 
-def test_a_deal_without_one_clear_outcome_is_refused_in_words_any_front_end_can_show(nap):
-    # Said of the deal, not of flags: the web page shows the same line under its form.
+def test_a_deal_without_one_clear_outcome_is_refused_naming_the_options_it_is_about(nap):
+    # The core says it of the deal (the page shows the same line beside its Result
+    # buttons); the terminal points at its own options.
     nap("new s --players A,B,C")
     assert nap.fails("hand 3 --by A") == (
-        "Error: say how the deal went: the tricks taken, made or failed, or who revoked"
+        "Error: say how the deal went: the tricks taken, made or failed, or who revoked "
+        "(--tricks/--made/--failed)"
     )
     assert nap.fails("hand 3 --by A --tricks 3 --made") == (
-        "Error: give the tricks taken or made/failed, not both"
+        "Error: give the tricks taken or made/failed, not both (--tricks/--made/--failed)"
     )
-    # What only a command line can type is told in its own terms.
     assert nap.fails("hand 3 --by A --made --failed") == (
-        "Error: --made and --failed contradict each other"
+        "Error: a deal is made or failed, not both (--tricks/--made/--failed)"
     )
 
 

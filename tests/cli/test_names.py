@@ -26,7 +26,7 @@ def test_matching_ignores_case_and_accents(nap):
 def test_an_ambiguous_prefix_is_an_error_and_an_exact_name_wins(nap):
     nap("new s --players Ann,Anna,Bob")
     assert nap.fails("hand 3 --by an --made") == (
-        "Error: 'an' could be Ann, Anna; type more of the name"
+        "Error: 'an' could be Ann, Anna; type more of the name (--by)"
     )
     nap("hand 3 --by ann --made")  # exactly Ann, though Anna starts with it too
     nap("hand 3 --by annA --made")

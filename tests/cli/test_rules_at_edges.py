@@ -179,7 +179,7 @@ def test_house_rules_from_the_books_through_the_command_line(nap):
     assert nap.json("table --json")["pot"] == 4 + 4 + 5
     assert "check out" in nap("verify").stdout
     error = nap.fails("hand 3 --by A --made --peep C --buy B=44")
-    assert error == "Error: B can buy 1 to 5 cards, not 44"  # at most a hand's worth
+    assert error == "Error: B can buy 1 to 5 cards, not 44 (--buy)"  # at most a hand's worth
 
 
 def test_a_dealer_who_may_not_look_is_refused_and_nothing_is_written(nap):

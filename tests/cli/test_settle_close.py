@@ -95,8 +95,10 @@ def test_a_carried_pot_keeps_its_chip_value(nap):
     nap("new first --players A,B,C --variant russian --chip 0.05 --currency GBP")
     nap("pass")
     nap("close --pot carry")
-    assert "--chip 0.05 --currency GBP" in nap.fails(
+    assert nap.fails(
         "new second --players A,B,C --variant russian --chip 1 --carry-from first"
+    ).endswith(
+        "in chips of 0.05 GBP: start this session with that chip value and currency (--chip/--currency)"
     )
     nap("new second --players A,B,C --variant russian --carry-from first")  # its chip, its money
     assert nap.json("table --json")["session"] | {"id": 0} == {
@@ -159,10 +161,10 @@ def test_reopen_refuses_an_open_session_and_a_pot_another_session_took(nap):
 def test_a_mistyped_pot_choice_names_the_choices(nap):
     nap("new x --players Ann,Ben,Cat")
     assert nap.fails("close --pot splt") == (
-        "Error: --pot is split, carry or a player at the table (Ann, Ben, Cat), not 'splt'; "
-        "did you mean split?"
+        "Error: the pot is split, carried or given to a player at the table (Ann, Ben, Cat), "
+        "not 'splt'; did you mean split? (--pot)"
     )
-    assert nap.fails("close --pot banana").endswith("not 'banana'")
+    assert nap.fails("close --pot banana").endswith("not 'banana' (--pot)")
 
 
 def test_every_json_document_writes_money_with_the_currency_places(nap):

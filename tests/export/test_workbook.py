@@ -67,7 +67,7 @@ def evening(
         plays = [
             ("record", DealOptions(bid="three", by=a, tricks=3)),
             ("record", DealOptions(bid="four", by=b, tricks=3)),
-            ("amend", (2, DealOptions(tricks=4, peeps=(a,), buys=(f"{c}=2",), note=NOTE))),
+            ("amend", (2, DealOptions(tricks=4, peeps=(a,), buys=((c, 2),), note=NOTE))),
             ("pass", None),
             ("record", DealOptions(bid="three", by=c, revoke=a)),
             ("void", 4),
@@ -628,7 +628,7 @@ def closed_evening() -> list[SessionReport]:
 FRIDAY = (
     ("record", DealOptions(bid="three", by="Ann", tricks=3)),
     ("record", DealOptions(bid="four", by="Bob", tricks=3)),
-    ("amend", (2, DealOptions(tricks=4, peeps=("Ann",), buys=("Cat=2",), note=NOTE))),
+    ("amend", (2, DealOptions(tricks=4, peeps=("Ann",), buys=(("Cat", 2),), note=NOTE))),
     ("pass", None),
     ("record", DealOptions(bid="three", by="Cat", revoke="Ann")),
     ("void", 4),

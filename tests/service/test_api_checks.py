@@ -65,7 +65,7 @@ def test_a_chip_value_in_exponent_notation_is_stored_plainly():
     [
         DealOptions(bid="nap", tricks=5),
         DealOptions(bid="3", made=True, peeps=("Bob",)),
-        DealOptions(bid="3", made=True, buys=("Bob=1",)),
+        DealOptions(bid="3", made=True, buys=(("Bob", 1),)),
     ],
 )
 def test_a_deal_without_a_bidder_is_refused_in_plain_words(options):

@@ -157,7 +157,8 @@ def test_a_whole_russian_evening_from_a_phone(phone, live_server, nap, tmp_path)
     assert said.startswith("Deal 3 recorded: ")
     # A refused deal keeps its taps: only the missing bidder is tapped, then it goes in.
     said = record(page, ("Bid", "two"), ("Result", "made"))
-    assert said == nap.fails("hand two --made") == "Error: say who bid"
+    assert nap.fails("hand two --made") == "Error: say who bid (--by)"
+    assert said == "Error: say who bid"
     shared.refused(page, 400)
     assert page.url == live_server.keeper(1)  # a reload asks for the page, posts nothing
     steps.shot("5-refused")

@@ -164,10 +164,9 @@ class Rules:
             )
         if not self.enabled(found):
             raise DealError(
-                _(
-                    "the bid {bid} is off in this session "
-                    "(start a session with --rule {rule}=on to allow it)"
-                ).format(bid=found.called(language()), rule=found.toggle),
+                _("the bid {bid} is off in this session (its setting {rule} is off)").format(
+                    bid=found.called(language()), rule=found.toggle
+                ),
                 "bid",
             )
         return found
