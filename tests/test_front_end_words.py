@@ -17,7 +17,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "napledger"
 FRONT_ENDS = ("cli", "web", "export")
 MOST = 25  # the aim (#34): the front ends' own sentences with a placeholder, all together
-NOW = 59  # where they stand: lower it as sentences move to the core, never raise it
+NOW = 57  # where they stand: lower it as sentences move to the core, never raise it
 
 GETTEXT = {"_", "N_", "NC_", "ngettext", "pgettext", "npgettext", "gettext"}
 # A placeholder in a Python message ({player}) or a template's (%(num)d, {{ x }} inside trans).

@@ -171,3 +171,13 @@ MONTHS = (
     NC_("month of a date", "Nov"),
     NC_("month of a date", "Dec"),
 )
+
+
+def table_prompt(session: str, number: int, dealer: str | None) -> str:
+    """Where the table is, as `play`'s prompt says it: the session, the next deal and its
+    dealer (None: the session is closed)."""
+    if dealer is None:
+        return _("{session} (closed)> ").format(session=session)
+    return _("{session} · deal {n} · {dealer} deals> ").format(
+        session=session, n=number, dealer=dealer
+    )
