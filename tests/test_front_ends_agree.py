@@ -197,6 +197,9 @@ def test_every_front_end_shows_the_same_totals_pot_and_running_balances(plan, tm
     summary = wb["Summary"]
     for i, n in enumerate(names, start=1):  # each session's block on Summary
         rows = {r["Player"].value: r for r in table_rows(summary, f"Session{i}")}
+        # in the terminal's order: the board's, most chips first (a tie as they sat)
+        players = [p for p in rows if p in chips[n]]
+        assert players == by_chips(list(chips[n]), chips[n]), n
         for player, c in chips[n].items():
             assert rows[player]["Chips"].value == c, (n, player)
             assert money(rows[player]["Money"].value) == cash[n][player], (n, player)
