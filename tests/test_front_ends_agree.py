@@ -495,6 +495,15 @@ def test_an_evening_with_a_reopened_close_and_a_carried_pot_reads_alike_everywhe
         with db.read() as tx:
             core = {n: list(tx.session(n).history().rows()) for n in ("fri", "sat")}
             ids = {n: tx.session(n).info.id for n in ("fri", "sat")}
+            boards = {n: tx.session(n).scoreboard() for n in ("fri", "sat")}
+
+    for name, rows in core.items():  # the rows' money: zero-sum, ending at the board
+        counted = [r for r in rows if r.counts]
+        assert all(sum(c for _, c in r.payments) == 0 for r in counted), name
+        last = dict(counted[-1].totals or {}) if counted else {}
+        assert {p: c for p, c in last.items() if p != "pot" and c} == {
+            p: c for p, c in boards[name].chips.items() if c
+        }, name
 
     assert any(r.status == "reopened" for r in core["fri"])  # what this test is about
     assert core["sat"][0].kind == "open" and core["fri"][-1].said.endswith("carried to sat")
