@@ -321,7 +321,7 @@ def _deal_widths(sessions: Sequence[SessionReport], columns: Sequence[Column]) -
     name is cut at the column's edge rather than widening it.
     """
     name = min(max((len(p) for s in sessions for p in s.players), default=6), _NAME_CAP)
-    bid = max((len(b.name) for s in sessions for b in s.rules.bids), default=6)
+    bid = max((len(st.bid) for s in sessions for st in s.stakes), default=6)
     guesses = {
         "Session": _session_width(sessions),
         "Deal": 4,

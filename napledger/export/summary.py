@@ -14,7 +14,7 @@ from openpyxl.utils import get_column_letter
 
 from napledger.core.ledger import POT, account_name
 from napledger.core.read import said
-from napledger.core.read.notes import pot_at_close_rule, setting_shown, settings, stake_note, stakes
+from napledger.core.read.notes import pot_at_close_rule, setting_shown, settings, stake_note
 from napledger.core.read.report import SessionReport
 from napledger.core.read.settlement import (
     EveningPart,
@@ -262,7 +262,7 @@ def write_rules(sheet: Sheet, sessions: Sequence[SessionReport], header: str) ->
         sheet.line(said.played_in([s.name for s in group]))
         pot_fail_doubles = bool(first.settings.pool_fail_doubles)
         sheet.begin_table(f"StakesTable{suffix}", STAKE_COLUMNS)
-        for stake in stakes(first):
+        for stake in group[0].stakes:
             sheet.append(
                 [
                     bid_name(stake.bid),

@@ -15,6 +15,7 @@ from decimal import Decimal
 from napledger.core.ledger import POT
 from napledger.core.read.board import Scoreboard, SessionInfo, Standing
 from napledger.core.read.history import ScoredDeal
+from napledger.core.read.notes import Stake, stakes
 from napledger.core.read.said import deals_counted, shares_said
 from napledger.core.read.timeline import CloseRecord, PotFlow, Timeline
 from napledger.core.rules import Rules
@@ -75,9 +76,19 @@ class SessionReport:
         return self.board.standings
 
     @property
+    def chips(self) -> Mapping[str, int]:
+        """Each player's chips at the end (after any close)."""
+        return self.board.chips
+
+    @property
     def pot(self) -> int:
         """Chips left in the pot at the end."""
         return self.board.pot
+
+    @property
+    def stakes(self) -> tuple[Stake, ...]:
+        """The session's stake table, bid by bid."""
+        return stakes(self.rules)
 
     @property
     def pot_to(self) -> str | None:
