@@ -22,6 +22,9 @@ Run from the repository root: ``python benchmarks/bench_serve.py``. Everything h
   more by then) and measures it and the long one in turn, alternating which goes first;
   the ratio is each round's, and the verdict is on their median, since a machine shared
   with others moves one measure by a tenth or two (``BENCH_CPU_ROUNDS``, 3 by default).
+* ``--attacks``: only the door's attacks of #37 (benchmarks/serve_attacks.py): replays of
+  every form, 800 streams at 1,024 files and 15 viewers at 256, a `cp` restore and a
+  moved file under a running server, 200 wrong keys beside the right one. About 60 s.
 * ``--trickle``: only the attack. The server runs under ``ulimit -n 1024`` while 1,100
   connections send one header byte every 2 s; the viewers' page must still be answered
   within 2 s and the server's stderr stay under 100 lines. About 40 s.
@@ -565,10 +568,22 @@ def live(folder: Path) -> None:
         )
 
 
+def prepare(db: Path) -> None:
+    """A session of four players and three deals: what the attacks are made against."""
+    napledger(db, "new", "evening", "--players", "Ann,Ben,Cat,Dan")
+    for n in range(3):
+        napledger(db, "hand", "3", "--by", ["Ann", "Ben", "Cat"][n], "--made")
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         if "--live" in sys.argv[1:]:
             live(Path(folder))
+            return
+        if "--attacks" in sys.argv[1:]:
+            from serve_attacks import attacks
+
+            attacks(Path(folder), prepare, start, stop)
             return
         db = Path(folder) / "bench.db"
         napledger(

@@ -132,6 +132,39 @@ def on_postgres(request: pytest.FixtureRequest, db_path: Path) -> Iterator[str |
         connection.execute(text(f"DROP SCHEMA {schema} CASCADE"))
 
 
+def copy_ledger(source: Path, url: str) -> None:
+    """A SQLite ledger's rows copied into the database at `url` (upgraded to this
+    napledger's layout first, both): a fixture file's evening, on PostgreSQL too."""
+    from sqlalchemy import text
+    from sqlmodel import SQLModel
+
+    from napledger.service.api import Database
+    from napledger.store import models  # noqa: F401  (registers the tables)
+
+    with Database(str(source)) as old, old.read() as tx:
+        rows = {
+            table.name: [dict(r._mapping) for r in tx.book.db.execute(table.select())]
+            for table in SQLModel.metadata.sorted_tables
+        }
+    with Database(url) as new:
+        with new.read():
+            pass  # the layout made
+        with new.write() as tx:
+            db = tx.book.db
+            for table in reversed(SQLModel.metadata.sorted_tables):
+                db.execute(table.delete())
+            for table in SQLModel.metadata.sorted_tables:
+                if rows[table.name] and table.name != "balances":  # kept by triggers
+                    db.execute(table.insert(), rows[table.name])
+                if "id" in table.c:  # the next id after the copied ones
+                    db.execute(
+                        text(
+                            f"SELECT setval(pg_get_serial_sequence('{table.name}', 'id'), "
+                            f"COALESCE((SELECT MAX(id) FROM {table.name}), 0) + 1, false)"
+                        )
+                    )
+
+
 class Runner(CliRunner):
     """Typer's test runner, with napledger's command tree built once for the whole run.
 

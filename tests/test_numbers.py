@@ -1,5 +1,7 @@
 """The one rule for numbers a person types: ASCII digits, nothing else."""
 
+from decimal import Decimal
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -49,3 +51,31 @@ def test_amounts_of_money(text, value):
 def test_amounts_follow_the_same_rule(text):
     with pytest.raises(NapError, match="--chip wants an amount of money"):
         amount(text, "--chip")
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("1e999999999", "more than anyone plays for"),
+        ("0e999999999", "more than anyone plays for"),
+        ("1234567890123", "more than anyone plays for"),
+        ("1e-999999999", "more than 12 decimal places"),
+        ("0e-9999999", "more than 12 decimal places"),
+        ("0.0000000000001", "more than 12 decimal places"),
+    ],
+)
+def test_an_amount_is_bounded_on_its_text_before_decimal_works_on_it(text, why):
+    with pytest.raises(NapError, match=why):
+        amount(text, "--chip")
+
+
+@given(st.integers(-30, 30), st.integers(1, 10**6))
+def test_an_amount_within_bounds_is_read_exactly(exponent, digits):
+    text = f"{digits}e{exponent}"
+    value = Decimal(text)
+    fits = value.adjusted() < 12 and -value.normalize().as_tuple().exponent <= 12
+    if fits:
+        assert amount(text, "n") == value
+    else:
+        with pytest.raises(NapError):
+            amount(text, "n")

@@ -303,6 +303,16 @@ def new(
     lang: Annotated[
         str | None, lang_option(_("The table's language, kept for its page and workbook."))
     ] = None,
+    expect: Annotated[
+        bool,
+        typer.Option(
+            "--expect-new",
+            help=_(
+                "Sent again: the same session made already (nothing played in it yet) is "
+                "told again, not refused."
+            ),
+        ),
+    ] = False,
 ) -> None:
     from napledger.cli import render
     from napledger.core.money import chip_value as parse_chip
@@ -313,7 +323,8 @@ def new(
     chip_value = parse_chip(chip, "--chip") if chip is not None else None
     names = [p for p in players.split(",") if p.strip()]
     with book(ctx) as tx:
-        board = tx.new_session(
+        again = tx.started_already(name, rules, names) if expect else None
+        board = again or tx.new_session(
             name, rules, names, chip_value, currency, dealer, carry_from, asked_language(ctx, lang)
         )
     render.started(board)
@@ -354,9 +365,11 @@ def table(ctx: typer.Context, session: SessionOpt = None, as_json: JsonOpt = Fal
     from napledger.service import documents
 
     with book(ctx, write=False) as tx:
-        t = tx.session(session).scoreboard()
-    if as_json:
-        emit_json(documents.table_json(t))
+        s = tx.session(session)
+        t = s.scoreboard()
+        document = documents.table_document(s) if as_json else None
+    if document is not None:
+        emit_json(document)
     else:
         render.scoreboard(t)
 
@@ -460,6 +473,18 @@ ExpectSeenOpt = Annotated[
         help=_(
             "Only if the deal is still the version shown (27, 27.2): done already is told "
             "again; changed since is refused."
+        ),
+    ),
+]
+ExpectSeatingOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--expect",
+        metavar="N",
+        parser=counted,
+        help=_(
+            "Only if the seating has changed N times so far (table --json: seating_version): "
+            "done already is told again; changed since is refused."
         ),
     ),
 ]
@@ -691,13 +716,14 @@ def join(
         ),
     ] = None,
     session: SessionOpt = None,
+    expect: ExpectSeatingOpt = None,
 ) -> None:
     from napledger.core.read.messages import joins
 
     change_and_show(
         ctx,
         session,
-        lambda s: s.join(player, after),
+        lambda s: s.join(player, after, expect),
         lambda n: joins(n.player),
     )
 
@@ -712,10 +738,13 @@ def leave(
         ),
     ],
     session: SessionOpt = None,
+    expect: ExpectSeatingOpt = None,
 ) -> None:
     from napledger.core.read.messages import leaves
 
-    change_and_show(ctx, session, lambda s: s.leave(player), lambda gone: leaves(gone.player))
+    change_and_show(
+        ctx, session, lambda s: s.leave(player, expect), lambda gone: leaves(gone.player)
+    )
 
 
 @app.command(help=_("Close a session and decide what happens to the pot (`reopen` takes it back)."))
@@ -733,6 +762,18 @@ def close(
         bool, typer.Option("--yes", "-y", help=_("Do not ask first (only a terminal asks)."))
     ] = False,
     session: SessionOpt = None,
+    expect: Annotated[
+        int | None,
+        typer.Option(
+            "--expect",
+            metavar="N",
+            parser=counted,
+            help=_(
+                "Only if the session was closed N times before (table --json: closes): "
+                "closed by this already is told again; changed since is refused."
+            ),
+        ),
+    ] = None,
 ) -> None:
     import sys
 
@@ -749,15 +790,30 @@ def close(
             typer.echo(stays_open(plan.session))
             return
     confirmed = plan
-    render.closed(change(ctx, session, lambda s: s.close(pot, confirmed)))
+    render.closed(change(ctx, session, lambda s: s.close(pot, confirmed, expect)))
 
 
 @app.command(help=_("Take back a close made by mistake: it stays in the record, voided."))
-def reopen(ctx: typer.Context, session: SessionOpt = None) -> None:
+def reopen(
+    ctx: typer.Context,
+    session: SessionOpt = None,
+    expect: Annotated[
+        int | None,
+        typer.Option(
+            "--expect",
+            metavar="N",
+            parser=counted,
+            help=_(
+                "Only to take back close N (table --json: closes): taken back already is "
+                "told again; changed since is refused."
+            ),
+        ),
+    ] = None,
+) -> None:
     from napledger.cli import render
     from napledger.core.read.messages import reopened
 
-    t = change(ctx, session, lambda s: s.reopen())
+    t = change(ctx, session, lambda s: s.reopen(expect))
     render.changed(t, reopened(t))
 
 

@@ -18,6 +18,7 @@ from napledger.core.options import DealOptions, make_deal
 from napledger.core.read.history import Revision, deal_label
 from napledger.core.rules import Deal
 from napledger.core.rules.scoring import describe as describe_deal
+from napledger.core.seating import RosterChange
 from napledger.core.session import SessionState
 from napledger.core.words import _
 
@@ -145,3 +146,56 @@ def void_expected(number: int, expect_revision: int, versions: Sequence[Revision
             )
         )
     return False
+
+
+def seating_expected(
+    changes: Sequence[RosterChange], seen: int, kind: str, player: str, seated: Sequence[str]
+) -> bool:
+    """Whether a join or leave of `player` drawn against `seen` changes to the seating
+    (the roster's version) was done already; refused if the seating changed otherwise."""
+    if len(changes) == seen:
+        return False
+    if len(changes) == seen + 1:
+        done = changes[seen]
+        if done.kind == kind and done.player.casefold() == player.strip().casefold():
+            return True
+    raise NapError(
+        _("the seating changed meanwhile; nothing changed (seated now: {players})").format(
+            players=", ".join(seated)
+        )
+    )
+
+
+def close_expected(closed: bool, closes: Sequence[bool], seen: int) -> bool:
+    """Whether a close drawn when the session had `seen` closes (`closes`: whether each
+    is live, oldest first) was made already (the one close since is it);
+    refused if the session was closed or reopened otherwise meanwhile."""
+    if not closed and len(closes) == seen:
+        return False
+    if closed and len(closes) == seen + 1:
+        return True
+    raise NapError(_("the session was closed or reopened meanwhile; nothing changed"))
+
+
+def reopen_expected(closed: bool, closes: Sequence[bool], close: int) -> bool:
+    """Whether taking back close number `close` (counted from 1) was done already;
+    refused if the session was reopened and closed again, or the close is another."""
+    if closed and len(closes) == close:
+        return False
+    if not closed and len(closes) == close and close > 0 and not closes[-1]:
+        return True
+    raise NapError(_("the session was closed or reopened meanwhile; nothing changed"))
+
+
+def still_as_recorded(number: int, versions: Sequence[Revision]) -> None:
+    """A repeated new deal is answered with what it recorded only while that is still so:
+    never "Deal 2 recorded." about a deal voided or amended since."""
+    live = next((v for v in versions if v.live), None)
+    if live is None:
+        raise NapError(_("deal {n} was voided meanwhile; nothing changed").format(n=number))
+    if live.revision != 1:
+        raise NapError(
+            _("deal {n} was amended to {label} meanwhile; nothing changed").format(
+                n=number, label=deal_label(number, live.revision)
+            )
+        )

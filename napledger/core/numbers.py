@@ -17,7 +17,10 @@ from napledger.core.words import _, language
 
 MAX_DIGITS = 1000  # far beyond any count at a table; int() refuses past 4300 digits
 WHOLE = re.compile(r"[0-9]+")
-AMOUNT = re.compile(r"(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+AMOUNT = re.compile(r"(?:([0-9]+)\.?([0-9]*)|\.([0-9]+))(?:[eE]([+-]?[0-9]+))?")
+# Places either side of the point an amount may have, checked on the text before Decimal
+# sees it: `1e999999999` would overflow, `1e-999999999` take gigabytes to write out.
+AMOUNT_DIGITS = 12
 
 
 def is_whole(text: str) -> bool:
@@ -45,10 +48,28 @@ def whole(text: str, what: str) -> int:
 def amount(text: str, what: str) -> Decimal:
     """An amount of money a person typed: `0.05`, `2`, `.5` (digits 0-9 and one point)."""
     text = text.strip()
-    if AMOUNT.fullmatch(text) is None:
+    found = AMOUNT.fullmatch(text)
+    if found is None:
         raise NapError(
             _("{what} wants an amount of money like 0.05, not {text!r}").format(
-                what=what, text=text
+                what=what, text=text[:40]
+            )
+        )
+    whole_part, fraction, only_fraction, exponent = found.groups()
+    digits = (whole_part or "") + (fraction or only_fraction or "")
+    point = len(whole_part or "")  # where the point sits among `digits`
+    huge = exponent is not None and len(exponent.lstrip("+-0")) > 6  # zero or not: too far
+    shift = 0 if huge or exponent is None else int(exponent)
+    significant = digits.lstrip("0")
+    top = point - (len(digits) - len(significant)) + shift  # digits before the point
+    if (huge and not exponent.startswith("-")) or (significant and top > AMOUNT_DIGITS):
+        raise NapError(
+            _("{what} of {text} is more than anyone plays for").format(what=what, text=text[:40])
+        )
+    if huge or len(digits.rstrip("0")) - point - shift > AMOUNT_DIGITS:
+        raise NapError(
+            _("{what} has more than {places} decimal places: {text!r}").format(
+                what=what, places=AMOUNT_DIGITS, text=text[:40]
             )
         )
     return Decimal(text)

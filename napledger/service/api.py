@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime
@@ -57,12 +58,15 @@ from napledger.core.options import DealOptions
 from napledger.core.read.history import ScoredDeal, score_history, scored_deals
 from napledger.core.read.report import SessionReport
 from napledger.core.rules import Deal, Rules
+from napledger.core.rules.scoring import close_transfers
 from napledger.core.session import pass_options, still_open
 from napledger.core.words import _
+from napledger.store import identity
 from napledger.store.book import Book, SessionStore, net_money, session_info
 from napledger.store.db import (
     APPLIED,
     OpenedFile,
+    checkpoint,
     describe,
     make_engine,
     resolve_url,
@@ -92,6 +96,8 @@ if TYPE_CHECKING:
 
 __all__ = ["Database", "DealOptions", "SessionAPI", "Transaction"]
 
+LEDGER_LOOK_SECONDS = 0.5  # how often a server's listening thread looks at the ledger
+
 
 class Database:
     """One database, its engines kept for as long as this object lives (close it after)."""
@@ -105,6 +111,12 @@ class Database:
         # Called with each writing transaction that went well, inside it, before it commits:
         # `play` reads what its prompt needs in the deal's own transaction.
         self.before_commit: list[Callable[[Transaction], None]] = []
+        # The ledger this object found first (store/identity.py), its newest generation
+        # seen, and why it stopped (another ledger or an older copy in its place).
+        self._ledger: tuple[str, int] | None = None
+        self._gone: str | None = None
+        self._ledger_lock = threading.Lock()
+        self._looked_at = 0.0
 
     def __enter__(self) -> Database:
         return self
@@ -121,6 +133,77 @@ class Database:
     def check_same_files(self) -> None:
         """Refuse when the path now names another file than the one first opened, or none."""
         self._opened.check()
+        if self._gone is not None:
+            raise NapError(self._gone)
+
+    def check_same_ledger(self) -> None:
+        """Refuse when the database now holds another ledger, or an older copy of this one
+        (looked at most every `LEDGER_LOOK_SECONDS`: a server's listening thread asks)."""
+        self.check_same_files()
+        if time.monotonic() - self._looked_at < LEDGER_LOOK_SECONDS or self._ledger is None:
+            return
+        self._looked_at = time.monotonic()
+        if self._opened.path:  # a SQLite file: as a new connection finds it
+            self._compare(identity.read_file(self._opened.path))
+            return
+        try:
+            with self.read():
+                pass  # every transaction looks (`_same_ledger`)
+        except NapError:
+            if self._gone is not None:
+                raise
+
+    def _same_ledger(self, connection: Connection, write: bool) -> tuple[str, int] | None:
+        """Every transaction's first look: the ledger first found, at a generation no older
+        than the newest seen; else the process stops writing, for good. A write to a
+        SQLite file also asks a new connection, which trusts no page read before: the
+        write lock is held, so it finds what this transaction does, unless the file was
+        replaced under the pages this process kept."""
+        if self._gone is not None:
+            raise NapError(self._gone)
+        found = identity.read(connection)
+        if write and self._opened.path:
+            afresh = identity.read_file(self._opened.path)
+            if afresh is not None and afresh != found:
+                self._stop()
+        with self._ledger_lock:
+            if found is None or self._matches(found):
+                return found
+        # Perhaps only this transaction's snapshot is older than one seen: asked afresh.
+        if self._opened.path:
+            self._compare(identity.read_file(self._opened.path))
+            return found
+        with transaction(self._engine(False)) as fresh:
+            self._compare(identity.read(fresh.connection()))
+        return found
+
+    def _written(self, found: tuple[str, int] | None) -> None:
+        """A write committed: the generation it moved on to is the newest seen."""
+        if found is not None:
+            with self._ledger_lock:
+                self._matches((found[0], found[1] + 1))
+
+    def _compare(self, found: tuple[str, int] | None) -> None:
+        """None (the file could not be read just now: busy, or half copied) tells nothing."""
+        with self._ledger_lock:
+            if found is None or self._matches(found):
+                return
+        self._stop()
+
+    def _stop(self) -> None:
+        self._gone = _(
+            "{path} no longer holds the ledger opened at the start (another ledger, or "
+            "an older copy of this one, was put in its place); nothing more is saved "
+            "until napledger is started again"
+        ).format(path=describe(self.url))
+        raise NapError(self._gone)
+
+    def _matches(self, found: tuple[str, int]) -> bool:
+        known = self._ledger
+        if known is not None and (found[0] != known[0] or found[1] < known[1]):
+            return False
+        self._ledger = found
+        return True
 
     def changes(self) -> Changes:
         """What tells a server that this database may have changed, whoever wrote to it."""
@@ -156,11 +239,16 @@ class Database:
             if not up_to_date(session.connection()):
                 behind = True
             else:
+                found = self._same_ledger(session.connection(), write)
                 tx = Transaction(Book(session), write)
                 yield tx
                 if write:
                     for see in self.before_commit:
                         see(tx)
+                    identity.advance(session.connection())
+        if write and not behind:
+            self._written(found)
+            checkpoint(engine)
         if behind:
             if not upgrade:
                 raise NapError(
@@ -171,7 +259,13 @@ class Database:
                 )
             bring_up_to_date(self.url, self._opened)
             with transaction(engine) as session:
+                found = self._same_ledger(session.connection(), write)
                 yield Transaction(Book(session), write)
+                if write:
+                    identity.advance(session.connection())
+            if write:
+                self._written(found)
+                checkpoint(engine)
 
 
 SCHEMA_CHECKED = "napledger_schema_checked"
@@ -235,6 +329,19 @@ class Transaction:
         from napledger.service.watch import fingerprints
 
         return fingerprints(self.book.db)
+
+    def started_already(self, name: str, rules: Rules, players: Sequence[str]) -> Scoreboard | None:
+        """The session a repeated `new` made, while it is still as it was started (these
+        rules and players, no deal, no one seated since): its board; else None."""
+        try:
+            s = self.session(name.strip())
+        except NapError:
+            return None
+        board = s.scoreboard()
+        asked = [n.strip().casefold() for n in players if n.strip()]
+        same = board.rules == rules and [p.casefold() for p in board.players] == asked
+        fresh = board.hands == 0 and s.seating_version() == len(asked)
+        return board if same and fresh else None
 
     def new_session(
         self,
@@ -421,6 +528,7 @@ class SessionAPI:
                 b.state(whole_roster=False), options, expect_number, next(iter(versions), None)
             )
             if first is not None and first.deal is not None:
+                expect.still_as_recorded(expect_number, versions)  # never a stale answer
                 return DealResult(first.number, 1, first.deal, first.entries, b.scoreboard())
         recorded = b.record(options)
         return DealResult(recorded.number, 1, recorded.deal, recorded.postings, b.scoreboard())
@@ -479,26 +587,72 @@ class SessionAPI:
         gone = b.void(number)
         return Voided(gone.number, self.scoreboard())
 
-    def join(self, player: str, after: str | None = None) -> Seated:
-        name = self._writable().join(player, after)
+    # Seats and closes may name what the page or terminal saw: the seating's version (how
+    # many changes to who sits) or the closes so far. A repeat is answered with what it
+    # did; against anything newer the change is refused, saying what it is now.
+
+    def seating_version(self) -> int:
+        """How many changes to who sits the session has had: what a join or leave expects."""
+        return len(self.store.roster())
+
+    def closes_made(self) -> int:
+        """How many times the session was closed (reopened closes included): what a close
+        expects, and the number of the close a reopen takes back."""
+        return len(self.store.closes())
+
+    def join(
+        self, player: str, after: str | None = None, expect_seating: int | None = None
+    ) -> Seated:
+        b = self._writable()
+        if expect_seating is not None and self._seated_already("join", player, expect_seating):
+            return Seated(b.roster()[-1].player, self.scoreboard())
+        name = b.join(player, after)
         return Seated(name, self.scoreboard())
 
-    def leave(self, player: str) -> Seated:
-        name = self._writable().leave(player)
+    def leave(self, player: str, expect_seating: int | None = None) -> Seated:
+        b = self._writable()
+        if expect_seating is not None and self._seated_already("leave", player, expect_seating):
+            return Seated(b.roster()[-1].player, self.scoreboard())
+        name = b.leave(player)
         return Seated(name, self.scoreboard())
+
+    def _seated_already(self, kind: str, player: str, seen: int) -> bool:
+        b = self.store
+        return expect.seating_expected(b.roster(), seen, kind, player, b.seating())
 
     def close_plan(self, pot_to: str = "split") -> ClosePlan:
         """What `close` would do, without doing it: to ask before closing."""
         return self.store.close_plan(pot_to)
 
-    def close(self, pot_to: str = "split", confirmed: ClosePlan | None = None) -> Closed:
-        """Close; with `confirmed` (the plan a person agreed to), only if it still holds."""
+    def close(
+        self,
+        pot_to: str = "split",
+        confirmed: ClosePlan | None = None,
+        expect_closes: int | None = None,
+    ) -> Closed:
+        """Close; with `confirmed` (the plan a person agreed to), only if it still holds;
+        with `expect_closes`, only if the session was closed that many times before (this
+        close made already: its answer again)."""
+        b = self._writable(open_only=False)
+        if expect_closes is not None:
+            closes = b.closes()
+            state = b.state(whole_roster=False)
+            if expect.close_expected(state.closed, [c.live for c in closes], expect_closes):
+                last = closes[-1]
+                transfers = close_transfers(last.pot, state.seating, last.pot_to)
+                return Closed(tuple(transfers), self.scoreboard())
         plan = self._writable().close(pot_to, confirmed)
         return Closed(plan.transfers, self.scoreboard())
 
-    def reopen(self) -> Scoreboard:
-        """Take back the close: it stays in the record, voided with the shares it paid."""
-        self._writable(open_only=False).reopen()
+    def reopen(self, expect_close: int | None = None) -> Scoreboard:
+        """Take back the close: it stays in the record, voided with the shares it paid;
+        with `expect_close`, only that close (taken back already: the board as it is)."""
+        b = self._writable(open_only=False)
+        if expect_close is not None:
+            closed = b.state(whole_roster=False).closed
+            if expect.reopen_expected(closed, [c.live for c in b.closes()], expect_close):
+                return self.store.scoreboard()
+        b.reopen()
         return self.store.scoreboard()
 
 

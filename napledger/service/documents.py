@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from napledger.core.money import money_chips, money_text
 from napledger.core.read.history import ScoredDeal
@@ -18,6 +18,9 @@ from napledger.core.rules.scoring import outcome
 from napledger.core.tally import Figures, PlayerFigures
 from napledger.core.words import speaking
 from napledger.store.views import History, Scoreboard, SessionInfo, Settlement
+
+if TYPE_CHECKING:
+    from napledger.service.api import SessionAPI
 
 
 def session_json(row: SessionInfo) -> dict[str, Any]:
@@ -48,6 +51,15 @@ def table_json(t: Scoreboard) -> dict[str, Any]:
         ],
         "pot": t.pot,
         "hands": t.hands,
+    }
+
+
+def table_document(s: SessionAPI) -> dict[str, Any]:
+    """`table --json`: the board, and what a change may expect of it (the seating's
+    version for `join/leave --expect`, the closes so far for `close/reopen --expect`)."""
+    return table_json(s.scoreboard()) | {
+        "seating_version": s.seating_version(),
+        "closes": s.closes_made(),
     }
 
 

@@ -583,18 +583,11 @@ class SessionStore:
 
     def _rewrite(self, rescored: Sequence[Rescored]) -> None:
         """The entries and pots of the later deals a correction scored anew."""
-        stale = [r.id for r in rescored if r.entries_changed]
+        stale = [r for r in rescored if r.entries_changed]
         if stale:
-            self.db.execute(delete(ENTRIES).where(E.deal_id.in_(stale)))
-            self.db.execute(
-                insert(ENTRIES),
-                [
-                    {"session_id": self.row.id, "deal_id": r.id, "account": account, "chips": chips}
-                    for r in rescored
-                    if r.entries_changed
-                    for account, chips in r.entries.items()
-                ],
-            )
+            self.db.execute(delete(ENTRIES).where(E.deal_id.in_([r.id for r in stale])))
+        for r in stale:  # a deal scored anew may post nothing now (a pot no longer empty)
+            self._post(r.id, r.entries)
         moved = [{"deal": r.id, "pot": r.pot_after} for r in rescored if r.pot_changed]
         if moved:
             self.db.execute(MOVED_POTS, moved)

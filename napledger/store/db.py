@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
+import sqlite3
 import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -53,6 +55,11 @@ class OpenedFile:
                 self._path, self._ids = path, (info.st_dev, info.st_ino)
                 return
         self.check()
+
+    @property
+    def path(self) -> str:
+        """The SQLite file opened ("" before one is, and for any other database)."""
+        return self._path
 
     def check(self) -> None:
         """Refuse when the path no longer names the one file opened, by one name."""
@@ -303,6 +310,26 @@ def transaction(engine: Engine) -> Iterator[Session]:
         ) from None
     except exc.DatabaseError as error:
         raise NapError(database_problem(engine, error)) from None
+
+
+def checkpoint(engine: Engine) -> None:
+    """After a write to a SQLite file: its write-ahead log copied into the file and emptied.
+
+    While frames wait in the log, a backup copied over the file (`cp b.db m.db`) is not
+    what SQLite reads: the log's newer pages are laid over it, so the restore is neither
+    seen nor kept (the log brought the "restored" deals back at the next checkpoint). With
+    the log empty after each write, a file put in place is read as it is, and the ledger's
+    generation (store/identity.py) tells the running server. A reader holding an older
+    snapshot may keep the log from emptying now; the next write empties it.
+    """
+    if engine.dialect.name != "sqlite":
+        return
+    raw = engine.raw_connection()
+    try:
+        with contextlib.suppress(sqlite3.Error):
+            raw.driver_connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # type: ignore[union-attr]
+    finally:
+        raw.close()
 
 
 def database_problem(engine: Engine, error: exc.DBAPIError) -> str:

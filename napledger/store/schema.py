@@ -321,6 +321,14 @@ def _deal_swings(connection: Connection) -> None:
     )
 
 
+def _ledger_id(connection: Connection) -> None:
+    """The ledger's own id and a generation every write moves on (store/identity.py): a
+    running server notices another ledger, or an older copy, put in its database's place."""
+    from napledger.store.identity import stamp
+
+    stamp(connection)
+
+
 MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("0001_initial", _initial),
     ("0002_one_live_revision", _one_live_revision),
@@ -331,6 +339,7 @@ MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("0007_balances", _balances),
     ("0008_session_language", _session_language),
     ("0009_deal_swings", _deal_swings),
+    ("0010_ledger_id", _ledger_id),
 ]
 
 

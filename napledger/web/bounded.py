@@ -12,12 +12,14 @@ protocol adds two bounds:
   the one dropped), so the keeper's and viewers' new requests are answered however many
   slow ones arrive.
 
-Each condition is logged once, not per connection.
+Each condition is logged at most once a minute, with a count (`napledger.web.quiet`), and
+uvicorn's own answer to a request it cannot read carries the security headers too.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import resource
 from typing import Any
@@ -25,39 +27,62 @@ from typing import Any
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from napledger.web.headers import HEADERS
+from napledger.web.quiet import quieten
+
 BACKLOG = 128  # the listen backlog, also how many connections asyncio accepts at once
 REQUEST_SECONDS = 10.0
-# Files kept free of sockets: the database, its journal, templates, logs; and twice the
-# listen backlog, since asyncio accepts up to that many at once before any is seen here.
-RESERVED_FILES = 64 + 2 * BACKLOG
+UNLIMITED_CONNECTIONS = 4096  # with no limit on open files, still a bound
 
 log = logging.getLogger("uvicorn.error")
 
 
-def connection_cap() -> int:
+def raise_file_limit() -> None:
+    """The soft limit on open files raised to the hard one, as far as the system allows:
+    a laptop's default soft limit (often 256 or 1,024) is what the table's connections
+    would otherwise be held to, while the hard one is much higher."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != hard:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+def soft_file_limit() -> int | None:
     soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft == resource.RLIM_INFINITY:
-        return 4096
-    return max(16, soft - RESERVED_FILES)
+    return None if soft == resource.RLIM_INFINITY else soft
+
+
+def backlog() -> int:
+    """The listen backlog: at most `BACKLOG`, fewer where the files are few (asyncio
+    accepts this many at once, before any is counted here)."""
+    soft = soft_file_limit()
+    return BACKLOG if soft is None else max(16, min(BACKLOG, soft // 8))
+
+
+def connection_cap() -> int:
+    """Connections kept open at most: the files, less those kept free of sockets (the
+    database, its journal, templates, logs) and twice the backlog (accepted at once)."""
+    soft = soft_file_limit()
+    if soft is None:
+        return UNLIMITED_CONNECTIONS
+    return max(16, soft - 64 - 2 * backlog())
 
 
 class Bounds:
-    """Shared by every connection of one server: who is still sending, and what was said."""
+    """Shared by every connection of one server: who is still sending."""
 
     def __init__(self, cap: int, request_seconds: float) -> None:
         self.cap = cap
         self.request_seconds = request_seconds
         self.sending: dict[BoundedH11Protocol, None] = {}  # oldest first
-        self.logged: set[str] = set()
 
-    def once(self, condition: str, message: str) -> None:
-        if condition not in self.logged:
-            self.logged.add(condition)
-            log.warning(message)
+    def once(self, message: str) -> None:
+        log.warning(message)  # once a minute at most, with a count (`quiet.OncePerMinute`)
 
 
 def bounded_protocol(cap: int | None = None, request_seconds: float = REQUEST_SECONDS) -> type:
     """A protocol class for ``uvicorn.Config(http=...)`` with its own shared bounds."""
+    quieten(log)
     bounds = Bounds(cap if cap is not None else connection_cap(), request_seconds)
 
     class Bounded(BoundedH11Protocol):
@@ -78,7 +103,6 @@ class BoundedH11Protocol(H11Protocol):
         bounds = self.napledger_bounds
         if len(self.connections) > bounds.cap:
             bounds.once(
-                "cap",
                 f"more than {bounds.cap} connections open: closing the oldest that have "
                 "not sent a whole request",
             )
@@ -99,6 +123,22 @@ class BoundedH11Protocol(H11Protocol):
         if not self.transport.is_closing():
             self.napledger_arm()  # the next request on this connection gets its own time
 
+    def send_400_response(self, msg: str) -> None:
+        """uvicorn's answer to a request it cannot parse, with the security headers every
+        other answer carries (it is written before any middleware could add them)."""
+        event = h11.Response(
+            status_code=400,
+            headers=[
+                (b"content-type", b"text/plain; charset=utf-8"),
+                (b"connection", b"close"),
+                *HEADERS,
+            ],
+            reason=b"Bad Request",
+        )
+        for part in (event, h11.Data(data=msg.encode("ascii")), h11.EndOfMessage()):
+            self.transport.write(self.conn.send(part) or b"")
+        self.transport.close()
+
     def connection_lost(self, exc: Exception | None) -> None:
         self.napledger_disarm()
         super().connection_lost(exc)
@@ -118,7 +158,6 @@ class BoundedH11Protocol(H11Protocol):
 
     def napledger_too_slow(self) -> None:
         self.napledger_bounds.once(
-            "slow",
             f"closing connections that take over {self.napledger_bounds.request_seconds:g} s "
             "to send a request",
         )

@@ -111,6 +111,8 @@ class Board:
     last_deal: int | None
     last_revision: int | None  # the version of the last deal shown: what amend and undo expect
     next_number: int  # the number the next deal will take: what the form expects
+    seating_version: int = 0  # changes to who sits so far: what a join or leave expects
+    closes: int = 0  # closes so far, reopened ones included: what close and reopen expect
 
     @property
     def hands_said(self) -> str:
@@ -254,6 +256,8 @@ def board(
         last_revision=live[0].revision if live else None,
         # Deals are by number: the last one's, voided or not, is the highest ever used.
         next_number=(history.deals[-1].number if history.deals else 0) + 1,
+        seating_version=len(history.roster),
+        closes=len(history.closes),
     )
 
 
@@ -387,15 +391,17 @@ def amend(
     return amended(done)
 
 
-def join(database: Database, session: int, player: str, after: str | None) -> str:
+def join(
+    database: Database, session: int, player: str, after: str | None, seen: int | None = None
+) -> str:
     with writing(database) as ledger:
-        seated = ledger.session(str(session)).join(player, after)
+        seated = ledger.session(str(session)).join(player, after, expect_seating=seen)
     return joins(seated.player)
 
 
-def leave(database: Database, session: int, player: str) -> str:
+def leave(database: Database, session: int, player: str, seen: int | None = None) -> str:
     with writing(database) as ledger:
-        gone = ledger.session(str(session)).leave(player)
+        gone = ledger.session(str(session)).leave(player, expect_seating=seen)
     return leaves(gone.player)
 
 
@@ -508,17 +514,31 @@ def new_session(
     rules = with_overrides(rules, changed)
     # One name a line, as the form asks; commas too, as `--players A,B,C` takes them.
     names = [n for line in players.splitlines() for n in line.split(",") if n.strip()]
-    with writing(database) as ledger:
-        board = ledger.new_session(
-            name,
-            rules,
-            names,
-            chip_value(chip) if chip.strip() else None,
-            currency.strip() or None,
-            dealer.strip() or None,
-            carry_from.strip() or None,
-        )
+    try:
+        with writing(database) as ledger:
+            board = ledger.new_session(
+                name,
+                rules,
+                names,
+                chip_value(chip) if chip.strip() else None,
+                currency.strip() or None,
+                dealer.strip() or None,
+                carry_from.strip() or None,
+            )
+    except NapError:
+        again = started_already(database, name, rules, names)
+        if again is None:
+            raise
+        board = again  # the form sent again: its first answer, while still true
     return Started(id=board.session.id, lines=tuple(started(board)))
+
+
+def started_already(
+    database: Database, name: str, rules: Rules, names: list[str]
+) -> Scoreboard | None:
+    """The session a repeated new-session form made, while still as it was started."""
+    with database.read() as ledger:
+        return ledger.started_already(name, rules, names)
 
 
 # --- the keeper: ending a session -----------------------------------------------------
@@ -545,13 +565,18 @@ def close_plan(database: Database, session: int, pot_to: str) -> Closing:
     return Closing(close_question(plan), pot_to, plan_digest(plan))
 
 
-def close(database: Database, session: int, pot_to: str, seen: str) -> str:
-    """Close as the keeper agreed to: refused if the pot or its shares changed since."""
+def close(
+    database: Database, session: int, pot_to: str, seen: str, closes: int | None = None
+) -> str:
+    """Close as the keeper agreed to: refused if the pot or its shares changed since;
+    with `closes` (the closes the page saw), a repeat is answered as the first."""
     from napledger.core.errors import NapError
     from napledger.core.read.messages import close_question, closed
 
     with writing(database) as ledger:
         api = ledger.session(str(session))
+        if closes is not None and api.closes_made() != closes:
+            return closed(api.close(pot_to, expect_closes=closes))  # a repeat, or refused
         plan = api.close_plan(pot_to)
         if plan_digest(plan) != seen:
             raise NapError(
@@ -559,31 +584,42 @@ def close(database: Database, session: int, pot_to: str, seen: str) -> str:
                     "the session changed since you were asked, so it was not closed; now: {now}"
                 ).format(now=close_question(plan))
             )
-        done = api.close(pot_to, plan)
+        done = api.close(pot_to, plan, expect_closes=closes)
     return closed(done)
 
 
-def reopen(database: Database, session: int) -> str:
+def reopen(database: Database, session: int, close: int | None = None) -> str:
     from napledger.core.read.messages import reopened
 
     with writing(database) as ledger:
-        board = ledger.session(str(session)).reopen()
+        board = ledger.session(str(session)).reopen(expect_close=close)
     return reopened(board)
 
 
-def documents(database: Database, session: int) -> dict[str, object]:
+def documents(
+    database: Database, session: int, kept: KeptHistory | None = None
+) -> dict[str, object]:
     """The session as `table --json`, `hands --json` and `settle --json` print it, in one,
-    and its timeline as `hands` and the page list it."""
-    from napledger.service.documents import hands_json, settlement_json, table_json, timeline_json
+    and its timeline as `hands` and the page list it; with `kept` (the page's), only the
+    deals recorded since it last looked are scored."""
+    from napledger.service.documents import (
+        hands_json,
+        settlement_json,
+        table_document,
+        timeline_json,
+    )
 
     with database.read() as ledger:
         s = ledger.session(str(session))
-        history = s.history()
+        if kept is None:
+            history, settled = s.history(), s.settlement()
+        else:
+            history, settled = kept.read(s)
         return {
-            "table": table_json(s.scoreboard()),
+            "table": table_document(s),
             "hands": hands_json(history),
             "timeline": timeline_json(history),
-            "settle": settlement_json(s.settlement()),
+            "settle": settlement_json(settled),
         }
 
 

@@ -149,16 +149,28 @@ def closing(write: Writing, pot: Pot = "split") -> Response:
     return page(write.request, "close.html", key=write.key, board=board, asked=asked)
 
 
+# Each says what the page saw: the closes so far (close) or the close it takes back
+# (reopen), so a repeat is answered as the first and a stale one refused.
 @router.post("/s/{session}/close", response_class=HTMLResponse)
 def close(
-    write: Writing, pot: Pot = "split", seen: Annotated[str, Form(max_length=100)] = ""
+    write: Writing,
+    pot: Pot = "split",
+    seen: Annotated[str, Form(max_length=100)] = "",
+    closes: Count = None,
 ) -> Response:
-    return write.done(lambda: calls.close(write.db, write.session, pot, seen))
+    def act() -> str:
+        made = counted(closes, "the closes made")
+        return calls.close(write.db, write.session, pot, seen, made)
+
+    return write.done(act)
 
 
 @router.post("/s/{session}/reopen", response_class=HTMLResponse)
-def reopen(write: Writing) -> Response:
-    return write.done(lambda: calls.reopen(write.db, write.session))
+def reopen(write: Writing, close: Count = None) -> Response:
+    def act() -> str:
+        return calls.reopen(write.db, write.session, counted(close, "the close"))
+
+    return write.done(act)
 
 
 # The keeper's deals and seats, one route each, each reading only its own fields.
@@ -232,12 +244,24 @@ def undo(write: Writing, number: Count = None, revision: Count = None) -> Respon
     return write.done(act)
 
 
+# Seats say the seating's version the page showed (`seating`): a repeat is answered as
+# the first, a form drawn before another change to who sits is refused.
 @router.post("/s/{session}/join", response_class=HTMLResponse)
-def join(write: Writing, player: Name = None, after: Name = None) -> Response:
-    # No name: the API says a name cannot be empty.
-    return write.done(lambda: calls.join(write.db, write.session, player or "", blank(after)))
+def join(
+    write: Writing, player: Name = None, after: Name = None, seating: Count = None
+) -> Response:
+    def act() -> str:
+        seen = counted(seating, "the seating's version")
+        # No name: the API says a name cannot be empty.
+        return calls.join(write.db, write.session, player or "", blank(after), seen)
+
+    return write.done(act)
 
 
 @router.post("/s/{session}/leave", response_class=HTMLResponse)
-def leave(write: Writing, player: Name = None) -> Response:
-    return write.done(lambda: calls.leave(write.db, write.session, player or ""))
+def leave(write: Writing, player: Name = None, seating: Count = None) -> Response:
+    def act() -> str:
+        seen = counted(seating, "the seating's version")
+        return calls.leave(write.db, write.session, player or "", seen)
+
+    return write.done(act)

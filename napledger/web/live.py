@@ -144,8 +144,12 @@ class Hub:
         self,
         make: Callable[[int, str], Watch],
         changes: Callable[[], Changes] | None = None,
+        check: Callable[[], None] | None = None,
     ) -> None:
         self.make = make
+        # Asked by the listening thread after each wait: a NapError says the database is
+        # no longer the one opened (another ledger, an older copy), and every page looks.
+        self.check = check
         # One watcher per session and language: a board is drawn once for all who read it
         # in the same language.
         self.watches: dict[tuple[int, str], Watch] = {}
@@ -218,7 +222,13 @@ class Hub:
     def _hear(self, changes: Changes) -> None:
         try:
             while not self.quiet.is_set():
-                if changes.wait(LISTEN_SECONDS) and self.loop is not None:
+                heard = changes.wait(LISTEN_SECONDS)
+                if self.check is not None:
+                    try:
+                        self.check()
+                    except NapError:
+                        heard = True  # the watchers find out why, and their pages end
+                if heard and self.loop is not None:
                     with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
                         self.loop.call_soon_threadsafe(self._wake)
         finally:

@@ -12,7 +12,7 @@ from urllib.parse import quote
 
 from napledger.core.errors import NapError
 from napledger.core.words import _
-from napledger.web.bounded import BACKLOG, bounded_protocol
+from napledger.web.bounded import backlog, bounded_protocol, raise_file_limit
 from napledger.web.keys import organiser_key, session_key
 
 DEFAULT_PORT = 8421
@@ -67,7 +67,7 @@ def listen(host: str, port: int) -> socket.socket:
                 host=host, port=port, reason=error.strerror
             )
         ) from None
-    sock.listen(BACKLOG)
+    sock.listen(backlog())
     return sock
 
 
@@ -121,6 +121,7 @@ def serve(
     from napledger.web import calls
     from napledger.web.app import create_app
 
+    raise_file_limit()  # before the bounds are worked out from it
     # Read now, before anything listens: a bad file is one Error: line, not a broken form.
     house = calls.house_rules(rule_files)
     key = key or secrets.token_urlsafe(16)
@@ -161,7 +162,7 @@ def serve(
     config = uvicorn.Config(
         app,
         http=bounded_protocol(),  # slow or too many connections cannot lock the table out
-        backlog=BACKLOG,
+        backlog=backlog(),
         log_level="warning",
         access_log=False,  # the scorekeeper's link would be written to the log
         timeout_graceful_shutdown=1,  # open live pages must not hold up Ctrl-C

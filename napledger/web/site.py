@@ -17,6 +17,8 @@ from napledger.core.rules import Rules
 from napledger.service.api import Database
 from napledger.service.kept import KeptHistory
 from napledger.web import calls
+from napledger.web.bounded import connection_cap
+from napledger.web.crowd import Crowd
 from napledger.web.keys import WrongKeys
 from napledger.web.live import Hub
 
@@ -29,7 +31,10 @@ class Site:
     wrong_keys: WrongKeys
     templates: Jinja2Templates
     hub: Hub
+    crowd: Crowd = field(default_factory=lambda: Crowd(connection_cap()))
     languages: dict[int, str | None] = field(default_factory=dict)
+    # `/s/N/json` as last written, and the session's mark (`last_change`) it was written at.
+    documents: dict[int, tuple[tuple[object, ...], bytes]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         # The pages' own histories, not a watcher's: each keeps what it rendered

@@ -1,11 +1,13 @@
 """The live streams: the board of a session, and the lists of sessions, sent again after
 every change (server-sent events), drawn once per change for every open page (`Hub`)."""
 
+import asyncio
+import contextlib
 from collections.abc import AsyncIterator, Mapping
 from typing import Annotated, Any
 
 from anyio import to_thread
-from fastapi import APIRouter, Depends, Header, Query
+from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.sse import EventSourceResponse, ServerSentEvent
 from fastapi.templating import Jinja2Templates
 
@@ -16,9 +18,10 @@ from napledger.service.kept import KeptHistory
 from napledger.web import calls
 from napledger.web.access import Organising
 from napledger.web.chart import running_chart
+from napledger.web.crowd import CROWDED_RETRY_MS, RETRY_MS, Crowded
 from napledger.web.live import Hub, Revisions, Rows, Watch
 from napledger.web.pages import with_keys
-from napledger.web.site import DB, OnSite
+from napledger.web.site import DB, OnSite, Site
 
 # The watchers of the two lists of sessions, beside the sessions' own (whose ids start at 1).
 SESSIONS, ORGANISERS = 0, -1
@@ -34,6 +37,9 @@ def live_hub(database: Database, templates: Jinja2Templates, secret: str) -> Hub
     env = templates.env
 
     def session_marks() -> Mapping[int, object]:
+        # The file opened at the start moved, replaced or deleted: the lists end too,
+        # saying so, rather than telling every page that no table is playing.
+        database.check_same_files()
         try:
             return calls.session_marks(database)
         except NapError:  # no database yet: no sessions, and the list says so
@@ -71,20 +77,18 @@ def live_hub(database: Database, templates: Jinja2Templates, secret: str) -> Hub
 
         return Watch(lambda: calls.last_change(database, session), render)
 
-    return Hub(watch, changes=database.changes)
+    return Hub(watch, changes=database.changes, check=database.check_same_ledger)
 
 
 @router.get("/events", response_class=EventSourceResponse)
-async def list_events(site: OnSite, organising: Organising) -> AsyncIterator[ServerSentEvent]:
+async def list_events(
+    request: Request, site: OnSite, organising: Organising
+) -> AsyncIterator[ServerSentEvent]:
     """The list of sessions after every change at any table: tonight's open tables
     live (with their keepers' links, on the organiser's stream only)."""
-    hub = site.hub
-    async with hub.watching(ORGANISERS if organising else SESSIONS, words.language()) as watch:
-        while not hub.stopping and watch.ended is None:
-            waiting = watch.changed
-            assert watch.snapshot is not None
-            yield ServerSentEvent(data={"deals": [], "html": watch.snapshot.html})
-            await waiting.wait()
+    watched = ORGANISERS if organising else SESSIONS
+    async for event in follow(request, site, watched, None):
+        yield event
 
 
 async def existing(session: int, db: DB) -> int:
@@ -96,6 +100,7 @@ async def existing(session: int, db: DB) -> int:
 
 @router.get("/s/{session}/events", response_class=EventSourceResponse)
 async def events(
+    request: Request,
     site: OnSite,
     session: Annotated[int, Depends(existing)],
     since: Annotated[int | None, Query(ge=0, le=MAX_ID)] = None,
@@ -114,8 +119,35 @@ async def events(
         and int(last_event_id) <= MAX_ID  # a bigger one is not ours: start afresh
     )
     seen = int(last_event_id) if resumed and last_event_id else since
+    async for event in follow(request, site, session, seen):
+        yield event
+
+
+async def follow(
+    request: Request, site: Site, watched: int, seen: int | None
+) -> AsyncIterator[ServerSentEvent]:
+    """The events of one stream, from its admission (`Crowd`) to its end: the server
+    stopping, its lifetime over (the page comes back by itself), or the board's end."""
+    address = request.client.host if request.client else "unknown"
+    try:
+        lifetime = site.crowd.admit(address)
+    except Crowded:  # answered at once: the page tries again later, by itself
+        yield ServerSentEvent(comment="busy", retry=CROWDED_RETRY_MS)
+        return
+    try:
+        async for event in board_events(site, watched, seen, lifetime):
+            yield event
+    finally:
+        site.crowd.leave(address)
+
+
+async def board_events(
+    site: Site, watched: int, seen: int | None, lifetime: float
+) -> AsyncIterator[ServerSentEvent]:
+    """The board after every change, and which deals arrived since the last event."""
     hub = site.hub
-    async with hub.watching(session, words.language()) as watch:
+    ends = asyncio.get_running_loop().time() + lifetime
+    async with hub.watching(watched, words.language()) as watch:
         while not hub.stopping:
             if watch.ended is not None:
                 yield ServerSentEvent(event="ended", data={"message": watch.ended})
@@ -123,14 +155,22 @@ async def events(
             waiting = watch.changed
             snapshot = watch.snapshot
             assert snapshot is not None
-            if seen is None:
-                seen = snapshot.newest
-                arrived: list[tuple[int, str]] = []
+            if watched < 1:  # a list of sessions: the rows only
+                yield ServerSentEvent(data={"deals": [], "html": snapshot.html}, retry=RETRY_MS)
             else:
-                arrived = watch.arrived(seen)  # from the watcher's snapshot: no query
-                seen = max([seen, *(deal_id for deal_id, _ in arrived)])
-            yield ServerSentEvent(
-                data={"deals": [label for _, label in arrived], "html": snapshot.html},
-                id=str(seen),
-            )
-            await waiting.wait()
+                if seen is None:
+                    seen = snapshot.newest
+                    arrived: list[tuple[int, str]] = []
+                else:
+                    arrived = watch.arrived(seen)  # from the watcher's snapshot: no query
+                    seen = max([seen, *(deal_id for deal_id, _ in arrived)])
+                yield ServerSentEvent(
+                    data={"deals": [label for _, label in arrived], "html": snapshot.html},
+                    id=str(seen),
+                    retry=RETRY_MS,
+                )
+            left = ends - asyncio.get_running_loop().time()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(waiting.wait(), max(0.0, left))
+            if not waiting.is_set():
+                return  # its lifetime is over: the page reconnects, from the deal it saw

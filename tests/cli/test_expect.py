@@ -61,3 +61,38 @@ def test_undo_expects_the_last_deal_shown(nap, table):
 def test_an_expectation_naming_another_deal_is_a_usage_error(nap, table):
     assert "names deal 2, not deal 1" in nap.fails("amend 1 --made --expect 2.2", code=2)
     assert "whole number" in nap.fails("void 1 --expect 1.x", code=2)
+
+
+def test_join_and_leave_expect_the_seating_table_json_shows(nap, table):
+    seen = nap.json("table --json")["seating_version"]
+    assert seen == 4
+    first = nap(f"join Zed --expect {seen}").stdout
+    assert nap(f"join Zed --expect {seen}").stdout == first  # a repeat: told again
+    assert nap.fails(f"leave Ben --expect {seen}") == (
+        "Error: the seating changed meanwhile; nothing changed "
+        "(seated now: Ann, Ben, Cat, Dan, Zed)"
+    )
+    nap("leave Zed --expect 5")
+    nap("leave Zed --expect 5")
+    assert nap.json("table --json")["seating_version"] == 6
+
+
+def test_close_and_reopen_expect_the_closes_table_json_shows(nap, table):
+    assert nap.json("table --json")["closes"] == 0
+    first = nap("close --yes --expect 0").stdout
+    assert nap("close --yes --expect 0").stdout == first  # a repeat: the one close, told again
+    nap("reopen --expect 1")
+    nap("reopen --expect 1")
+    assert nap.fails("close --yes --expect 0") == (
+        "Error: the session was closed or reopened meanwhile; nothing changed"
+    )
+    assert nap.json("table --json")["closes"] == 1
+
+
+def test_new_sent_again_with_expect_new_is_told_again_while_nothing_was_played(nap):
+    first = nap("new sat --players Ann,Ben,Cat --expect-new").stdout
+    assert nap("new sat --players Ann,Ben,Cat --expect-new").stdout == first
+    assert [s["name"] for s in nap.json("sessions --json")["sessions"]] == ["sat"]
+    assert "sat" in nap.fails("new sat --players Ann,Ben,Dan --expect-new")  # another session
+    nap("hand 3 --by Ann --made")
+    assert "sat" in nap.fails("new sat --players Ann,Ben,Cat --expect-new")  # played since

@@ -18,6 +18,9 @@ import pytest
         ("2000000", "Error: --chip of 2000000 is more than anyone plays for"),
         ("1e400", "Error: --chip of 1e400 is more than anyone plays for"),
         ("-5", "Error: --chip wants an amount of money like 0.05, not '-5'"),
+        # Bounded on the text, before Decimal: an overflow, or gigabytes of zeros (#37).
+        ("1e999999999", "Error: --chip of 1e999999999 is more than anyone plays for"),
+        ("1e-999999999", "Error: --chip has more than 12 decimal places: '1e-999999999'"),
     ],
 )
 def test_a_chip_value_out_of_bounds_is_refused_in_the_options_words(nap, chip, message):

@@ -163,3 +163,51 @@ def test_void_with_a_revision_repeats_and_refuses_like_amend(database):
 def test_without_expectations_a_second_deal_is_a_second_deal(database):
     write(database, lambda s: s.record(NAP))
     assert write(database, lambda s: s.record(NAP)).number == 2
+
+
+def everything(database):
+    """The deals, the chips, who sat when and every close: a refusal moves none of it."""
+    with database.read() as tx:
+        history = tx.session().history()
+    return state(database), list(history.roster), list(history.closes)
+
+
+def once(database, call):
+    """`call` done once, then again as a repeat: both answered, nothing added the second time."""
+    first = write(database, call)
+    after = everything(database)
+    again = write(database, call)
+    assert everything(database) == after
+    return first, again
+
+
+def test_a_join_or_leave_sent_twice_changes_the_seating_once(database):
+    first, again = once(database, lambda s: s.join("Zed", expect_seating=4))
+    assert first.player == again.player == "Zed"
+    first, again = once(database, lambda s: s.leave("zed", expect_seating=5))
+    assert first.player == again.player == "Zed"
+    # A join drawn before the leave is stale: refused, saying who sits now.
+    said = refused(database, lambda s: s.join("Zed", expect_seating=4))
+    assert said == "the seating changed meanwhile; nothing changed (seated now: Ann, Bob, Cy, Dan)"
+    assert "seating changed" in refused(database, lambda s: s.leave("Dan", expect_seating=5))
+
+
+def test_a_close_and_a_reopen_sent_twice_are_done_once(database):
+    write(database, lambda s: s.record(NAP))
+    first, again = once(database, lambda s: s.close("split", expect_closes=0))
+    assert first.transfers == again.transfers and again.scoreboard.session.closed
+    once(database, lambda s: s.reopen(expect_close=1))
+    # The first close sent again after the reopen: not a third close, refused.
+    said = refused(database, lambda s: s.close("split", expect_closes=0))
+    assert said == "the session was closed or reopened meanwhile; nothing changed"
+    write(database, lambda s: s.close("carry", expect_closes=1))
+    assert "meanwhile" in refused(database, lambda s: s.reopen(expect_close=1))  # not that close
+    with database.read() as tx:
+        assert [c.live for c in tx.session().history().closes] == [False, True]
+
+
+def test_a_deal_sent_again_after_its_undo_is_not_told_as_recorded(database):
+    write(database, lambda s: s.record(NAP, expect_number=1))
+    write(database, lambda s: s.undo(1))
+    said = refused(database, lambda s: s.record(NAP, expect_number=1))
+    assert said == "deal 1 was voided meanwhile; nothing changed"

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import copy_ledger
+
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "absent-settings.db"
 
 # What the fixture's sessions stood at when napledger wrote them, chip for chip.
@@ -23,8 +25,12 @@ RECORDED = {
 
 
 @pytest.fixture
-def old_db(db_path):
+def old_db(db_path, on_postgres):
+    """The fixture's ledger, in the test's database: the file itself on SQLite; on
+    PostgreSQL, its rows copied into the test's schema."""
     shutil.copy(FIXTURE, db_path)
+    if on_postgres:
+        copy_ledger(db_path, on_postgres)
     return db_path
 
 

@@ -31,6 +31,19 @@ KEY = keeper_key(1)  # the scorekeeper's key of the first session, the one most 
 HOSTILE = "<img src=x onerror=alert(1)>"
 
 
+@pytest.fixture(autouse=True)
+def quiet_log_forgets() -> None:
+    """The once-a-minute log filter a server installs remembers what it wrote: each test
+    starts as a fresh server's log would, whatever an earlier test's server wrote."""
+    import logging
+
+    from napledger.web.quiet import OncePerMinute
+
+    for found in logging.getLogger("uvicorn.error").filters:
+        if isinstance(found, OncePerMinute):
+            found.kinds.clear()
+
+
 @pytest.fixture
 def client() -> Iterator[TestClient]:
     with TestClient(create_app(None, SECRET), raise_server_exceptions=False) as c:

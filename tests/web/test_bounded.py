@@ -69,3 +69,37 @@ def test_past_the_cap_the_oldest_unfinished_connection_makes_room(server):
     finally:
         for conn in idle:
             conn.close()
+
+
+@pytest.mark.parametrize("server", [(100, 60.0)], indirect=True)
+def test_garbage_is_refused_with_the_security_headers_and_logged_once_a_minute(server, caplog):
+    for _ in range(20):
+        with socket.create_connection(server, timeout=10) as conn:
+            conn.sendall(b"\x16\x03\x01 not http at all\r\n\r\n")
+            answer = b"".join(iter(lambda c=conn: c.recv(4096), b""))
+        assert answer.startswith(b"HTTP/1.1 400")
+        assert b"content-security-policy: default-src 'none'" in answer.lower()
+        assert b"x-frame-options: DENY" in answer
+    said = [r.getMessage() for r in caplog.records if "Invalid HTTP" in r.getMessage()]
+    assert len(said) == 1  # not 20
+
+
+def test_a_kind_of_warning_is_written_once_a_minute_then_with_how_many_were_left_out():
+    import logging
+
+    from napledger.web.quiet import OncePerMinute
+
+    now = [0.0]
+    quiet = OncePerMinute(clock=lambda: now[0])
+
+    def passes(message: str, *args: object) -> str | None:
+        record = logging.LogRecord("uvicorn.error", logging.WARNING, "", 0, message, args, None)
+        return record.getMessage() if quiet.filter(record) else None
+
+    assert passes("Invalid HTTP request received.") == "Invalid HTTP request received."
+    assert [passes("Invalid HTTP request received.") for _ in range(3)] == [None] * 3
+    assert passes("%d wrong keys from %s", 5, "10.0.0.7") == "5 wrong keys from 10.0.0.7"
+    now[0] = 61.0
+    assert passes("Invalid HTTP request received.") == (
+        "Invalid HTTP request received. (and 3 more like it since the last)"
+    )

@@ -235,3 +235,55 @@ def test_the_controls_of_a_deal_voided_elsewhere_say_so_in_place_of_its_form(cli
     after_state, follows = state.search(after.text).groups()
     assert after_state != before_state  # so the page swaps them in
     assert "amend=" not in follows  # and follows the usual controls from now on
+
+
+def fields_of(page: str, action: str) -> dict[str, str]:
+    form = re.search(rf'<form[^>]*action="/s/1/{action}".*?</form>', page, re.S)
+    assert form, page
+    found = re.findall(r'<input type="hidden" name="([a-z_]+)" value="([^"]*)">', form.group(0))
+    return {name: html.unescape(value) for name, value in found if name != "key"}
+
+
+def test_seats_posted_twice_change_the_seating_once_and_a_stale_one_is_refused(
+    client, nap, evening
+):
+    join = shown(client, "join")
+    assert join == {"seating": "4"}  # Ann, Ben, Cat and Dan seated at the start
+    first = post(client, "/s/1/join", **join, player="Zed")
+    again = post(client, "/s/1/join", **join, player="Zed")
+    assert first.status_code == again.status_code == 303
+    assert first.headers["location"] == again.headers["location"]
+    leave = shown(client, "leave")
+    for _ in range(2):
+        assert post(client, "/s/1/leave", **leave, player="Zed").status_code == 303
+    stale = post(client, "/s/1/join", **join, player="Zed")  # the first join's form, again
+    assert stale.status_code == 400
+    assert "the seating changed meanwhile" in error_line(stale.text)
+    assert nap.json("table --json")["seating_version"] == 6  # one join, one leave
+
+
+def test_a_close_and_a_reopen_posted_twice_are_done_once(client, nap, evening):
+    asked = client.post("/s/1/closing", data={"key": KEY, "pot": "split"}).text
+    close = fields_of(asked, "close")
+    assert close["closes"] == "0"
+    for _ in range(2):
+        assert post(client, "/s/1/close", **close).status_code == 303
+    reopen = fields_of(client.get(f"/s/1/keep?key={KEY}").text, "reopen")
+    assert reopen == {"close": "1"}
+    for _ in range(2):
+        assert post(client, "/s/1/reopen", **reopen).status_code == 303
+    replayed = post(client, "/s/1/close", **close)  # after the reopen
+    assert replayed.status_code == 400
+    assert "closed or reopened meanwhile" in error_line(replayed.text)
+    table = nap.json("table --json")
+    assert table["closes"] == 1 and not table["session"]["closed"]
+
+
+def test_a_deal_posted_again_after_its_undo_does_not_say_it_was_recorded(client, nap, evening):
+    fields = {**shown(client, "hand"), "bid": "misere", "by": "Dan", "result": "made"}
+    assert post(client, "/s/1/hand", **fields).status_code == 303
+    post(client, "/s/1/undo", **shown(client, "undo"))
+    again = post(client, "/s/1/hand", **fields)
+    assert again.status_code == 400
+    assert error_line(again.text) == "Error: deal 3 was voided meanwhile; nothing changed"
+    assert nap.json("table --json")["hands"] == 2

@@ -6,6 +6,7 @@ import asyncio
 import json
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -228,3 +229,47 @@ def test_one_listening_thread_wakes_the_watchers_and_ends_with_the_server(no_pol
         assert not hub.listener.is_alive() and Told.closed
 
     asyncio.run(scenario())
+
+
+def test_a_backup_copied_over_the_file_ends_every_stream_and_refuses_writes(
+    live_server, evening, db_path
+):
+    """`cp b.db m.db` under a running server: same file, older contents (#37)."""
+    backup = db_path.with_name("b.db")
+    source, copy = sqlite3.connect(db_path), sqlite3.connect(backup)
+    source.backup(copy)
+    source.close()
+    copy.close()
+    subprocess.run([sys.executable, "-m", "napledger", "pass"], check=True, capture_output=True)
+    with (
+        httpx2.stream("GET", f"{live_server.url}/s/1/events", timeout=10) as board,
+        httpx2.stream("GET", f"{live_server.url}/events", timeout=10) as sessions,
+    ):
+        boards, lists = events(board), events(sessions)
+        assert next(boards)["deals"] == [] and next(lists)["html"]
+        shutil.copyfile(backup, db_path)  # the same inode, the backup's pages
+        for feed in (boards, lists):
+            ended = next(feed)
+            assert ended["event"] == "ended"
+            assert "no longer holds the ledger opened at the start" in ended["message"]
+            assert list(feed) == []
+    page = httpx2.post(
+        f"{live_server.url}/s/1/pass",
+        data={"key": live_server.key},
+        headers={"origin": live_server.url},
+        timeout=10,
+    )
+    assert "no longer holds the ledger opened at the start" in page.text
+
+
+def test_the_sessions_list_ends_with_the_reason_when_its_file_is_moved(
+    live_server, evening, db_path
+):
+    with httpx2.stream("GET", f"{live_server.url}/events", timeout=10) as stream:
+        feed = events(stream)
+        assert "fri" in next(feed)["html"]
+        os.replace(db_path, db_path.with_name("moved.db"))
+        ended = next(feed)
+        assert ended["event"] == "ended"
+        assert "no longer the database file opened at the start" in ended["message"]
+        assert list(feed) == []

@@ -83,6 +83,29 @@ def test_a_refused_session_gives_news_message_and_keeps_what_was_typed(client, n
     assert [s["name"] for s in nap.json("sessions --json")["sessions"]] == ["fri"]
 
 
+def test_a_chip_value_beyond_bounds_is_refused_as_new_refuses_it(client, nap):
+    for chip, why in [
+        ("1e999999999", "of 1e999999999 is more than anyone plays for"),
+        ("1e-999999999", "has more than 12 decimal places: '1e-999999999'"),
+    ]:
+        answer = start(client, name="fri", players="Dan\nEve\nFay", chip=chip)
+        assert answer.status_code == 400
+        assert error_line(answer.text) == f"Error: the chip value {why}"
+        assert nap.fails(f"new fri --players Dan,Eve,Fay --chip {chip}") == f"Error: --chip {why}"
+
+
+def test_the_new_session_form_sent_twice_starts_one_session_and_answers_both(client, nap):
+    fields = {"name": "fri", "players": "Ann\nBen\nCat", "chip": "0.05", "currency": "GBP"}
+    first = start(client, **fields)
+    again = start(client, **fields)  # a retry after a lost answer
+    assert first.status_code == again.status_code == 200
+    assert first.text == again.text  # the same lines and links
+    assert [s["name"] for s in nap.json("sessions --json")["sessions"]] == ["fri"]
+    nap("hand 3 --by Ann --made")
+    late = start(client, **fields)  # no longer as it was started: refused as new refuses it
+    assert late.status_code == 400
+
+
 def test_only_the_organiser_starts_a_session_and_only_from_a_preset(client, nap):
     nap("new fri --players Ann,Ben,Cat")
     for key in ("", "wrong", keeper_key(1), SECRET):

@@ -552,3 +552,18 @@ def test_each_sessions_json_is_its_own_command_line_documents_after_a_whole_even
         }, name
     missing = client.get("/s/9/json")
     assert missing.status_code == 404 and missing.headers["content-type"].startswith("text/html")
+
+
+def test_the_pages_json_is_drawn_from_the_kept_history_and_follows_each_change(nap, evening):
+    """`/s/N/json` costs the evening once, then only what is new (#37)."""
+    from fastapi.testclient import TestClient
+
+    app = create_app(None, "test-secret-key")
+    with TestClient(app) as client:
+        first = client.get("/s/1/json").json()
+        again = client.get("/s/1/json").json()
+        assert first == again and first["table"]["hands"] == 2
+        nap("hand misere --by Dan --made")
+        third = client.get("/s/1/json").json()
+        assert third["table"]["hands"] == 3 and third["hands"][-1]["number"] == 3
+        assert app.state.site.kept_for(1).full_reads == 1  # read once, then extended
