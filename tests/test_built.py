@@ -6,7 +6,7 @@ import dataclasses
 import pytest
 
 from napledger.core.built import built
-from napledger.core.history import ScoredDeal
+from napledger.core.read.history import ScoredDeal
 from napledger.core.rules import Deal, load_preset
 from napledger.store.codec import deal_from_json, deal_to_json
 

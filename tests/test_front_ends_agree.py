@@ -31,7 +31,7 @@ from napledger.core.errors import NapError
 from napledger.core.ledger import account_name
 from napledger.core.numbers import signed
 from napledger.core.options import DealOptions
-from napledger.core.reading import (
+from napledger.core.read.said import (
     CLOSE,
     OPEN,
     by_chips,
@@ -42,6 +42,7 @@ from napledger.core.reading import (
     roster_said,
 )
 from napledger.core.rules import load_preset
+from napledger.core.rules.load import with_overrides
 from napledger.core.seating import RosterChange
 from napledger.core.words import speaking
 from napledger.service.api import Database, SessionAPI
@@ -196,6 +197,9 @@ def test_every_front_end_shows_the_same_totals_pot_and_running_balances(plan, tm
     summary = wb["Summary"]
     for i, n in enumerate(names, start=1):  # each session's block on Summary
         rows = {r["Player"].value: r for r in table_rows(summary, f"Session{i}")}
+        # in the terminal's order: the board's, most chips first (a tie as they sat)
+        players = [p for p in rows if p in chips[n]]
+        assert players == by_chips(list(chips[n]), chips[n]), n
         for player, c in chips[n].items():
             assert rows[player]["Chips"].value == c, (n, player)
             assert money(rows[player]["Money"].value) == cash[n][player], (n, player)
@@ -331,7 +335,7 @@ def test_an_amended_deal_a_gain_a_loss_and_the_pot_read_alike_in_all_four(nap, t
     # The page: the amended deal's label and payments, the board's order, signs and money.
     with TestClient(create_app(None, "secret")) as client:
         page = html.unescape(client.get("/s/1", headers={"accept-language": lang}).text)
-    deal = re.search(rf'<li data-deal="{re.escape(label)}">(.*?)</li>', page, re.S)
+    deal = re.search(rf'<li data-deal="{re.escape(label)}"[^>]*>(.*?)</li>', page, re.S)
     assert deal, page
     assert [
         re.sub(r"\s+", " ", p) for p in re.findall(r"<span class=\"\w*\">([^<]*)</span>", deal[1])
@@ -356,7 +360,7 @@ def test_an_amended_deal_a_gain_a_loss_and_the_pot_read_alike_in_all_four(nap, t
 
 def test_a_carried_pot_and_the_closes_read_alike_in_hands_and_on_deals(nap, tmp_path):
     """The pot coming in and going out is one row of the timeline, worded once
-    (napledger.core.reading), in the terminal's hands and the workbook's Deals sheet."""
+    (napledger.core.read.said), in the terminal's hands and the workbook's Deals sheet."""
     nap("new first --players A,B,C --variant russian")
     nap("pass")
     nap("close --pot carry")
@@ -413,3 +417,144 @@ def test_joins_and_leaves_stand_between_the_same_deals_in_hands_and_on_deals(nap
     assert on_deals == timeline == [1, "Dan sits down in seat 4", 2, "Ann leaves the table"]
     listed = [" ".join(r.replace("│", " ").split()) for r in nap("hands").stdout.splitlines()]
     assert [r for r in listed if r.endswith(("seat 4", "the table"))] == timeline[1::2]
+
+
+# --- One timeline: the same rows, order, labels and words in all four -----------------
+
+reopening = st.fixed_dictionaries(
+    {
+        # Each game with a pot that every deal feeds: there is always a pot to carry.
+        "variant": st.sampled_from([("classic", ("pool=on",)), ("russian", ())]),
+        "before": st.lists(step, min_size=1, max_size=6),
+        "reopened_to": st.sampled_from(["split", "carry", 0]),
+        "after": st.lists(step, max_size=5),
+        "second": st.lists(step, max_size=4),
+    }
+)
+
+
+def hands_rows(nap: Nap, name: str) -> list[tuple[str, ...]]:
+    """`hands` as its cells (#, dealer, bid, outcome), a row a line at a wide terminal."""
+    rows = []
+    for line in nap(f"hands --session {name}").stdout.splitlines():
+        if not line.startswith("│"):
+            continue
+        cells = [c.strip() for c in line.strip("│").split("│")]
+        rows.append(tuple(cells[:4]))
+    return rows
+
+
+def workbook_rows(path: Path, name: str) -> list[tuple[Any, ...]]:
+    """Deals as the timeline's rows: label (N.2 from Deal and Revision), Status, Dealer,
+    the bid, and the words (Outcome, Peeps and buys, Note)."""
+    rows = []
+    for r in table_rows(openpyxl.load_workbook(path)["Deals"], "DealsTable"):
+        if r["Session"].value != name:
+            continue
+        number, revision = r["Deal"].value, r["Revision"].value
+        label = deal_label(number, revision) if revision else (number or "")
+        bid = " ".join(filter(None, (r["Bidder"].value, r["Bid"].value)))
+        words = (r["Outcome"].value, r["Peeps, buys"].value, r["Note"].value)
+        rows.append((label, r["Status"].value, r["Dealer"].value or "", bid, words))
+    return rows
+
+
+@settings(
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],
+    max_examples=8,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(plan=reopening)
+def test_an_evening_with_a_reopened_close_and_a_carried_pot_reads_alike_everywhere(
+    plan, tmp_path_factory
+):
+    """`hands`, the page, `/s/N/json` and the workbook's Deals show the read model's rows
+    (napledger.core.read.timeline): the same rows, in the same order, with the same labels
+    and words, a close taken back by `reopen` and a carried pot included."""
+    folder = tmp_path_factory.mktemp("reopened")
+    url = str(folder / "nap.db")
+    game, rule = plan["variant"]
+    rules = with_overrides(load_preset(game), rule)
+    with Database(url) as db:
+        with db.write() as tx:
+            tx.new_session("fri", rules, NAMES[:4], Decimal("0.05"), "GBP")
+        play(db, "fri", plan["before"])
+        with db.write() as tx:
+            s = tx.session("fri")
+            to = plan["reopened_to"]
+            s.close(to if isinstance(to, str) else s.scoreboard().seating[0])
+        with db.write() as tx:
+            tx.session("fri").reopen()
+        play(db, "fri", [*plan["after"], ("pass",)])  # the pass feeds the pot carried on
+        with db.write() as tx:
+            tx.session("fri").close("carry")
+        with db.write() as tx:
+            tx.new_session("sat", rules, NAMES[:4], Decimal("0.05"), "GBP", carry_from="fri")
+        play(db, "sat", plan["second"])
+        with db.read() as tx:
+            core = {n: list(tx.session(n).history().rows()) for n in ("fri", "sat")}
+            ids = {n: tx.session(n).info.id for n in ("fri", "sat")}
+            boards = {n: tx.session(n).scoreboard() for n in ("fri", "sat")}
+
+    for name, rows in core.items():  # the rows' money: zero-sum, ending at the board
+        counted = [r for r in rows if r.counts]
+        assert all(sum(c for _, c in r.payments) == 0 for r in counted), name
+        last = dict(counted[-1].totals or {}) if counted else {}
+        assert {p: c for p, c in last.items() if p != "pot" and c} == {
+            p: c for p, c in boards[name].chips.items() if c
+        }, name
+
+    assert any(r.status == "reopened" for r in core["fri"])  # what this test is about
+    assert core["sat"][0].kind == "open" and core["fri"][-1].said.endswith("carried to sat")
+    env = pytest.MonkeyPatch()
+    env.setenv("NAPLEDGER_DB", url)
+    env.setenv("COLUMNS", "400")  # hands: a row a line
+    try:
+        nap = Nap()
+        workbook = folder / "evening.xlsx"
+        nap(f"export fri sat -o {workbook}")
+        with TestClient(create_app(None, "secret")) as client:
+            pages = {n: html.unescape(client.get(f"/s/{ids[n]}").text) for n in ids}
+            documents = {n: client.get(f"/s/{ids[n]}/json").json() for n in ids}
+        for name, rows in core.items():
+            bids = [" ".join(filter(None, (r.bidder, r.bid))) for r in rows]
+            # hands: #, dealer, bid, and the row's words in one cell
+            expected = [
+                (r.label, r.dealer or "", b or ("-" if r.kind == "deal" else ""), r.text)
+                for r, b in zip(rows, bids, strict=True)
+            ]
+            assert hands_rows(nap, name) == expected, name
+            # /s/N/json: every row, in order, in the same words (English, as the rows)
+            document = [
+                (d["kind"], d["label"], d["status"], d["said"], d["extras"], d["note"])
+                for d in documents[name]["timeline"]
+            ]
+            assert document == [
+                (r.kind, r.label, r.status, r.said, r.extras, r.note) for r in rows
+            ], name
+            # the workbook's Deals: label, state, dealer, bid and words, row for row
+            assert workbook_rows(workbook, name) == [
+                (
+                    r.label,
+                    r.status_said if r.kind == "deal" or not r.live else None,
+                    r.dealer or "",
+                    b,
+                    (r.said, r.extras or None, r.note),
+                )
+                for r, b in zip(rows, bids, strict=True)
+            ], name
+            # the page: the timeline's last rows, the newest first, in the same words
+            listed = re.findall(
+                r'<li data-deal="([^"]*)" data-kind="(\w+)"[^>]*>(.*?)(?:<span class="paid">|</li>)',
+                pages[name],
+                re.S,
+            )
+            shown = [(label, kind, " ".join(text.split())) for label, kind, text in listed]
+            newest = list(reversed(rows))[: len(shown)]
+            assert len(shown) == min(8, len(rows)), name
+            for (label, kind, text), r in zip(shown, newest, strict=True):
+                assert (label, kind) == (r.label, r.kind), name
+                assert text.endswith(" ".join(r.text.split())), (name, text)
+    finally:
+        env.undo()

@@ -12,8 +12,8 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from napledger.core.history import Revision, final_pot, score_history
 from napledger.core.ledger import imbalance, postings
+from napledger.core.read.history import Revision, final_pot, score_history
 from napledger.core.rules.scoring import replay
 
 spec = importlib.util.spec_from_file_location(

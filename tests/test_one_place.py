@@ -26,9 +26,12 @@ FRONT_ENDS = sorted(
 
 # What a copy of each decision looks like, and where the one decision is.
 COPIES = {
-    "players ordered by chips": (r"-\s*\w+\.chips\[", "core/reading.by_chips"),
-    "a deal's label put together": (r"\.\{revision\}|revision\s*>\s*1", "core/reading.deal_label"),
-    "a step named by cutting a label": (r"label\.split\(", "core/reading.step_number"),
+    "players ordered by chips": (r"-\s*\w+\.chips\[", "core/read/said.by_chips"),
+    "a deal's label put together": (
+        r"\.\{revision\}|revision\s*>\s*1",
+        "core/read/said.deal_label",
+    ),
+    "a step named by cutting a label": (r"label\.split\(", "core/read/said.step_number"),
     # (A workbook's number format writes its sign itself: `+£0.30`, as signed would.)
     "a sign written by format": (r":\+d\}|\+\{\w+\.chips\}", "core/numbers.signed"),
     "the pot's account named": (r'_\("pot"\) (?:if|\+)|==\s*"pot"', "core/ledger.account_name"),

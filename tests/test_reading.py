@@ -1,4 +1,4 @@
-"""How the evening reads, decided once (napledger/core/reading.py, core/money.py): the
+"""How the evening reads, decided once (napledger/core/read/said.py, core/money.py): the
 rules themselves, on the core. tests/test_front_ends_agree.py shows the four front ends
 draw them alike."""
 
@@ -7,7 +7,7 @@ from decimal import Decimal
 import pytest
 
 from napledger.core.money import money_chips, shown_amount, shown_money, summed_money
-from napledger.core.reading import by_chips, deal_label, revision_suffix, step_number
+from napledger.core.read.said import by_chips, deal_label, revision_suffix, step_number
 from napledger.core.words import speaking
 
 

@@ -384,7 +384,7 @@ def use(
 ) -> None:
     with transaction(ctx) as tx:
         info = tx.use(session)
-    from napledger.store.messages import current
+    from napledger.core.read.messages import current
 
     typer.echo(current(info.name, info.id))
 
@@ -409,19 +409,12 @@ def hands(ctx: typer.Context, session: SessionOpt = None, as_json: JsonOpt = Fal
     from napledger.cli import render
     from napledger.service import documents
 
-    came = went = None  # the sessions a carried pot came from and went to, by name
     with transaction(ctx, write=False) as tx:
         history = tx.session(session).history(with_roster=not as_json)
-        info = history.scoreboard.session
-        if not as_json and info.carried_from:
-            came = tx.session(str(info.carried_from)).info.name
-        if not as_json and info.pot_to == "carry":
-            took = (i.name for i in tx.sessions_between() if i.carried_from == info.id)
-            went = next(took, None)
     if as_json:
         emit_json(documents.hands_json(history))
     else:
-        render.hand_list(history, came, went)
+        render.hand_list(history)
 
 
 # --- deals ----------------------------------------------------------------------
@@ -702,7 +695,7 @@ def undo(
     ] = None,
     session: SessionOpt = None,
 ) -> None:
-    from napledger.store.messages import voided
+    from napledger.core.read.messages import voided
 
     change_and_show(
         ctx,
@@ -719,7 +712,7 @@ def void(
     expect: ExpectSeenOpt = None,
     session: SessionOpt = None,
 ) -> None:
-    from napledger.store.messages import voided
+    from napledger.core.read.messages import voided
 
     revision = expect.of(number) if expect else None
     change_and_show(ctx, session, lambda s: s.void(number, revision), lambda _: voided(number))
@@ -772,7 +765,7 @@ def join(
     session: SessionOpt = None,
     expect: ExpectSeatingOpt = None,
 ) -> None:
-    from napledger.store.messages import joins
+    from napledger.core.read.messages import joins
 
     change_and_show(
         ctx,
@@ -796,7 +789,7 @@ def leave(
     session: SessionOpt = None,
     expect: ExpectSeatingOpt = None,
 ) -> None:
-    from napledger.store.messages import leaves
+    from napledger.core.read.messages import leaves
 
     change_and_show(
         ctx, session, lambda s: s.leave(player, expect), lambda gone: leaves(gone.player)
@@ -835,7 +828,7 @@ def close(
 
     from napledger.cli import render
     from napledger.cli.ask import confirm
-    from napledger.store.messages import stays_open
+    from napledger.core.read.messages import stays_open
 
     plan = None
     if not yes and sys.stdin is not None and sys.stdin.isatty():
@@ -868,7 +861,7 @@ def reopen(
     ] = None,
 ) -> None:
     from napledger.cli import render
-    from napledger.store.messages import reopened
+    from napledger.core.read.messages import reopened
 
     t = change(ctx, session, lambda s: s.reopen(expect))
     render.changed(t, reopened(t))

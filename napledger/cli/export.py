@@ -14,7 +14,7 @@ from napledger.core.errors import NapError
 from napledger.core.words import _, ngettext, pgettext, speaking, workbook_language
 
 if TYPE_CHECKING:
-    from napledger.export.data import SessionExport
+    from napledger.core.read.report import SessionReport
     from napledger.service.api import Transaction
     from napledger.store.views import SessionInfo
 
@@ -93,7 +93,7 @@ def export(
         raise NapError(_("name sessions or give --all, not both"))
     if output is not None and output.suffix.lower() != ".xlsx":
         raise NapError(_("the workbook must be an .xlsx file, not {path}").format(path=output))
-    # The deals stream from the store into the workbook: it is written inside the
+    # The deals stream from the service into the workbook: it is written inside the
     # reading transaction, so no history is ever held in memory whole.
     with transaction(ctx, write=False) as tx:
         every = all_ or (not sessions and (start or end))
@@ -119,16 +119,15 @@ def write(
     tx: "Transaction",
     output: Path | None,
     force: bool,
-) -> "tuple[Path, list[SessionExport], int]":
+) -> "tuple[Path, list[SessionReport], int]":
     """The workbook of `rows`, written inside the reading transaction `tx`."""
-    from napledger.export.data import deal_records
     from napledger.export.workbook import Exists, played_on, write_workbook
 
-    data = [tx.export_data(r) for r in rows]
+    data = [tx.report(r) for r in rows]
     path = output or default_path([r.name for r in rows], played_on(data))
     if output is None:
         path.parent.mkdir(exist_ok=True)
-    total = deal_records(data)
+    total = sum(r.records for r in data)
     exists: Exists = "replace" if force else "refuse" if output else "rename"
     if not bar_wanted(total):
         return write_workbook(data, path, exists=exists), data, total

@@ -16,6 +16,7 @@ import typer
 from napledger.cli.app import Run, SessionOpt, app
 from napledger.cli.errors import NapGroup, error_line, in_terminal
 from napledger.core.errors import NapError
+from napledger.core.read.said import table_prompt
 from napledger.core.words import N_, _
 
 if TYPE_CHECKING:
@@ -110,12 +111,9 @@ class Loop:
         self.shown = None
         if v is None:
             return "napledger> "
-        if v.dealer is None:
-            return _("{session} (closed)> ").format(session=v.name)
-        self.shown = v.number
-        return _("{session} · deal {n} · {dealer} deals> ").format(
-            session=v.name, n=v.number, dealer=v.dealer
-        )
+        if v.dealer is not None:
+            self.shown = v.number
+        return table_prompt(v.name, v.number, v.dealer)
 
     def run(self, interactive: bool) -> None:
         if interactive:

@@ -7,29 +7,21 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
 from rich.console import Console
 
 from napledger.cli.grid import CACHED
-from napledger.core.history import ScoredDeal
 from napledger.core.ledger import POT, account_name, in_seat_order
 from napledger.core.numbers import currency_sign, held, signed
-from napledger.core.reading import (
-    CLOSE,
-    OPEN,
-    deals_counted,
-    pot_at_close,
-    pot_carried_in,
-    pot_row_label,
-    roster_said,
-)
+from napledger.core.read.notes import buying_note, stake_note, stakes
+from napledger.core.read.said import closed_pot, deals_counted, deals_of, next_to_deal
+from napledger.core.read.settlement import parties, settling_said
+from napledger.core.read.timeline import CLOSING, DEAL, SEATING
 from napledger.core.rules import Rules
-from napledger.core.rules.scoring import extras, outcome
 from napledger.core.rules.texts import bid_name, rule_text
-from napledger.core.seating import RosterChange
-from napledger.core.words import _, ngettext, pgettext
+from napledger.core.words import _, pgettext
 
 # The `--json` documents are the store's, so the page serves the very same ones.
 
@@ -37,7 +29,6 @@ if TYPE_CHECKING:
     from napledger.store.views import (
         Closed,
         ClosePlan,
-        CloseRecord,
         DealResult,
         History,
         Scoreboard,
@@ -81,12 +72,10 @@ def variant(rules: Rules) -> None:
         (_("notes"), True),
     ):
         grid.add_column(column, justify="left" if left else "right")
-    for bid in rules.bids:
-        notes = []
-        if bid.pot_bid:
-            notes.append(_("takes the pot"))
-        if bid.fail_pot:
-            notes.append(_("failed: +{n} to the pot").format(n=bid.fail_pot))
+    pot_fail_doubles = rules.settings.pool_fail_doubles
+    for bid, stake in zip(rules.bids, stakes(rules), strict=True):
+        # What it does to the pot, as the workbook's Rules sheet says it; and its switch.
+        notes = [stake_note(stake, pot_fail_doubles)]
         if bid.toggle:
             notes.append(f"{bid.toggle}={setting_said(rules.enabled(bid))}")
         tricks = _("none (misère)") if bid.misere else str(bid.tricks)
@@ -99,18 +88,9 @@ def variant(rules: Rules) -> None:
         why = rules.why_absent(key)
         settings.add_row(key, f"— ({esc(rule_text(why))})" if why else setting_said(value))
     console.print(settings)
-    if rules.buying != "anyone":
-        count = rules.most_bought
-        if rules.buying == "nobody":
-            console.print(_("Buying cards before the bid: nobody."))
-        else:
-            console.print(
-                ngettext(
-                    "Buying cards before the bid: only the bidder, at most {n} card.",
-                    "Buying cards before the bid: only the bidder, at most {n} cards.",
-                    count,
-                ).format(n=count)
-            )
+    buying = buying_note(rules)
+    if buying:
+        console.print(buying)
 
 
 # --- sessions and scoreboards ---------------------------------------------------
@@ -120,8 +100,7 @@ def scoreboard(t: Scoreboard, footer: bool = True, above: Sequence[str] = ()) ->
     """The scoreboard, below the lines `above` (markup): all in one print, as a deal in
     `play` prints, since each print asks the terminal its size again."""
     currency = t.session.currency
-    deals = deals_counted(t.hands, t.voided)
-    title = f"{t.session.name} · {rule_text(t.rules.title)} · {deals}"
+    title = f"{t.session.name} · {rule_text(t.rules.title)} · {deals_counted(t.hands, t.voided)}"
     from napledger.cli.grid import Grid
 
     # As wide as its title, so the title never wraps above three narrow columns.
@@ -143,20 +122,16 @@ def scoreboard(t: Scoreboard, footer: bool = True, above: Sequence[str] = ()) ->
         grid.add_row(f"[italic]{account_name(POT)}[/]", held(t.pot), t.shown_money(t.pot))
     below = []
     if t.next_dealer:
-        said = (
-            _("Next to deal: {player}, who sits out: no cards, no bid")
-            if t.next_dealer in t.sits_out
-            else _("Next to deal: {player}")
-        )
-        below.append(said.format(player=f"[bold]{esc(t.next_dealer)}[/]"))
+        shown = f"[bold]{esc(t.next_dealer)}[/]"
+        below.append(next_to_deal(shown, t.next_dealer in t.sits_out))
     elif t.session.closed_at and footer:
-        below.append(_("Closed; pot: {where}.").format(where=pot_to_text(t.session.pot_to)))
+        below.append(esc(closed_pot(t.session.pot_to)))
     # The grid is drawn as Rich would draw it, without its cost in every deal of `play`.
     console.print(*above, grid.renderable(console), *below, sep="\n")
 
 
 def started(t: Scoreboard) -> None:
-    from napledger.store.messages import started as said
+    from napledger.core.read.messages import started as said
 
     for line in said(t):
         console.print(esc(line))
@@ -225,7 +200,7 @@ def payments(changes: Mapping[str, int], players: Sequence[str]) -> str:
 
 
 def after_deal(done: DealResult) -> None:
-    from napledger.store.messages import deal_said
+    from napledger.core.read.messages import deal_said
 
     t = done.scoreboard
     said = esc(deal_said(done)), "  " + payments(done.changes, t.players)
@@ -234,7 +209,7 @@ def after_deal(done: DealResult) -> None:
 
 def amended(done: DealResult) -> None:
     """The corrected deal as `hands` lists it (N.2 is deal N's second version)."""
-    from napledger.store.messages import amended_said
+    from napledger.core.read.messages import amended_said
 
     t = done.scoreboard
     scoreboard(t, above=(esc(amended_said(done)), "  " + payments(done.changes, t.players)))
@@ -245,13 +220,13 @@ def changed(t: Scoreboard, message: str) -> None:
 
 
 def close_question(plan: ClosePlan) -> str:
-    from napledger.store.messages import close_question as question
+    from napledger.core.read.messages import close_question as question
 
     return question(plan)
 
 
 def closed(done: Closed) -> None:
-    from napledger.store.messages import closed as said
+    from napledger.core.read.messages import closed as said
 
     console.print(esc(said(done)))
     scoreboard(done.scoreboard, footer=False)  # the line above already says where the pot went
@@ -260,88 +235,39 @@ def closed(done: Closed) -> None:
 LONG_HISTORY = 200  # rows of `hands`
 
 
-def roster_line(change: RosterChange) -> str:
-    return f"[italic]{esc(roster_said(change))}[/]"
-
-
-def hand_list(
-    history: History, carried_from: str | None = None, carried_to: str | None = None
-) -> None:
-    """The history's timeline drawn: a pot carried in (from the session named
-    `carried_from`), every deal, each join and leave, and each close (one taken back by
-    `reopen` greyed; a pot carried on to `carried_to`), in the order the history gives them."""
+def hand_list(history: History) -> None:
+    """The history's timeline drawn as the read model gives it (napledger.core.read):
+    a pot carried in, every deal, each join and leave, and each close; a row that does
+    not count (a voided or replaced deal, a close taken back by `reopen`) greyed."""
     from napledger.cli.grid import Grid
 
     t = history.scoreboard
     grid = Grid(
-        _("{session}: deals").format(session=esc(t.session.name)),
+        esc(deals_of(t.session.name)),
         ["#", _("dealer"), _("bid"), _("outcome"), _("payments"), _("pot")],
     )
-
-    def close_row(close: CloseRecord) -> None:
-        text = esc(pot_at_close(close.pot, close.pot_to, carried_to if close.live else None))
-        paid = "   ".join(payment_parts(history.payments(close)))
-        label = pot_row_label(CLOSE)
-        if close.live:
-            event_row(text, paid, held(close.pot + close.shares.get(POT, 0)), label)
-        else:
-            reopened = _("{closed}; reopened").format(closed=text)
-            event_row(f"[dim]{reopened}[/]", f"[dim]{paid}[/]", label=f"[dim]{label}[/]")
-
     # A join, leave or close stands between two lines of its own, so that it never reads
     # as the rest of the deal above it.
     between = False
-
-    def event_row(text: str, paid: str = "", pot: str = "", label: str = "") -> None:
-        nonlocal between
-        if grid.rows and not between:
-            grid.add_section()
-        grid.add_row(label, "", "", text, paid, pot, end_section=True)
-        between = True
-
-    if t.session.opening_pot:  # the pot this session opened with, from the one before
-        said = esc(pot_carried_in(t.session.opening_pot, carried_from))
-        event_row(said, pot=held(t.session.opening_pot), label=pot_row_label(OPEN))
-
-    def deal_row(*cells: Any) -> None:
-        nonlocal between
-        grid.add_row(*cells)
+    for row in history.rows():
+        dim = (lambda text: f"[dim]{text}[/]") if not row.live else (lambda text: text)
+        # A reopened close keeps, greyed, the shares it had paid.
+        paid = payment_parts(row.payments) if row.counts or row.kind == CLOSING else []
+        pot = "" if row.pot is None else held(row.pot)
+        text = esc(row.text)
+        if row.kind == SEATING:
+            text = f"[italic]{text}[/]"
+        if row.kind != DEAL:
+            if grid.rows and not between:
+                grid.add_section()
+            cells = [dim(row.label), "", "", dim(text), dim("   ".join(paid)), pot]
+            grid.add_row(*cells, end_section=True)
+            between = True
+            continue
+        bid = f"{esc(row.bidder or '')} {esc(row.bid or '')}".strip() or "-"
+        # Each payment wraps as a whole: a name is never parted from its amount.
+        grid.add_row(dim(row.label), dim(esc(row.dealer or "")), dim(bid), dim(text), paid, pot)
         between = False
-
-    for d in history.timeline:
-        if isinstance(d, RosterChange):
-            event_row(roster_line(d))
-            continue
-        if not isinstance(d, ScoredDeal):  # a close
-            close_row(d)
-            continue
-        deal = d.deal
-        assert deal is not None  # a strict history has read every record
-        bid = (
-            f"{esc(deal.bidder or '')} {esc(bid_name(deal.bid) if deal.bid else '')}".strip() or "-"
-        )
-        if d.live:
-            deal_row(
-                d.label,
-                esc(deal.dealer),
-                bid,
-                esc(
-                    "; ".join(filter(None, (outcome(t.rules, deal), extras(deal))))
-                    + (f" — {deal.note}" if deal.note else "")
-                ),
-                # Each payment wraps as a whole: a name is never parted from its amount.
-                payment_parts(history.payments(d)),
-                held(d.stored_pot_after),
-            )
-        else:
-            deal_row(
-                f"[dim]{d.label}[/]",
-                f"[dim]{esc(deal.dealer)}[/]",
-                f"[dim]{bid}[/]",
-                f"[dim]{status_text(d.status)}[/]",
-                "",
-                "",
-            )
     # Past a few screenfuls a long evening is drawn without Rich's layout even where a
     # deal's payments must fold onto more lines (README: Performance).
     grid.print(console, long=LONG_HISTORY)
@@ -355,59 +281,21 @@ def settlement(done: Settlement) -> None:
     from rich.table import Table as RichTable
 
     rows, net, plan, currency = done.sessions, done.net, done.payments, done.currency
-
-    cash = done.shown_money
-
-    names = ", ".join(esc(r.name) for r in rows)
     unit = f" {esc(currency_sign(currency))}" if currency else ""
-    title = ngettext(
-        "Settling {sessions}: {n} payment", "Settling {sessions}: {n} payments", len(plan)
-    ).format(sessions=names, n=len(plan))
-    grid = RichTable(title=title)
+    grid = RichTable(title=esc(settling_said([r.name for r in rows], len(plan))))
     grid.add_column(_("party"))
     grid.add_column(_("net") + unit, justify="right")
     grid.add_column(_("settles by"))
-    for party, amount in sorted(net.items(), key=lambda kv: (kv[1], kv[0])):
+    for party in parties(net):  # as every front end lists them: most money first
+        amount = net[party]
         if not amount:
             continue
-        pays = [
-            _("pays {player} {amount}").format(
-                player=esc(account_name(p.payee)), amount=cash(p.amount)
-            )
-            for p in plan
-            if p.payer == party
-        ]
-        gets = [
-            _("gets {amount} from {player}").format(
-                amount=cash(p.amount), player=esc(account_name(p.payer))
-            )
-            for p in plan
-            if p.payee == party
-        ]
-        shown_net = done.shown_money(amount, signed=True)
+        said = [done.payment_said(p) for p in plan if party in (p.payer, p.payee)]
         grid.add_row(
             esc(account_name(party)),
-            styled(1 if amount > 0 else -1, shown_net),
-            ", ".join(pays + gets),
+            styled(1 if amount > 0 else -1, done.shown_money(amount, signed=True)),
+            esc(", ".join(said)),
         )
     console.print(grid)
-    if not plan:
-        console.print(_("Everyone is square."))
-    if any(r.closed_at is None for r in rows):
-        console.print(
-            "[italic]" + _("Open session: shown as if it closed now with the pot split.") + "[/]"
-        )
-
-
-def pot_to_text(pot_to: str | None) -> str:
-    """Where a closed session's pot went, as its footer says it."""
-    if pot_to == "split":
-        return _("split")
-    if pot_to == "carry":
-        return _("carry")
-    return esc(pot_to or "")
-
-
-def status_text(status: str) -> str:
-    """A deal record's state in `hands`: voided, or replaced by a correction."""
-    return {"voided": _("voided"), "replaced": _("replaced")}.get(status, status)
+    for note in done.notes:
+        console.print(f"[italic]{esc(note)}[/]")

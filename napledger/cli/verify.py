@@ -6,7 +6,7 @@ import typer
 
 from napledger.cli.app import JsonOpt, app, emit_json, transaction
 from napledger.core.errors import NapError
-from napledger.core.words import _, ngettext
+from napledger.core.words import _
 
 
 @app.command(
@@ -28,30 +28,8 @@ def verify(ctx: typer.Context, as_json: JsonOpt = False) -> None:
             }
         )
     elif not problems:
-        render.console.print(
-            ngettext(
-                "All {sessions} session, {deals} check out.",
-                "All {sessions} sessions, {deals} check out.",
-                report.sessions,
-            ).format(
-                sessions=report.sessions,
-                deals=ngettext("{n} deal", "{n} deals", report.deals).format(n=report.deals),
-            )
-        )
+        render.console.print(report.said())
     for p in [] if as_json else problems:
-        where = " ".join(
-            part
-            for part in (
-                _("session {id}").format(id=p.session) if p.session is not None else _("database"),
-                _("deal {n}").format(n=p.deal) if p.deal is not None else "",
-            )
-            if part
-        )
-        render.console.print(f"- [bold]{render.esc(where)}[/]: {render.esc(p.message)}")
+        render.console.print(f"- [bold]{render.esc(p.where)}[/]: {render.esc(p.message)}")
     if problems:
-        count = len(problems)
-        raise NapError(
-            ngettext("{n} problem in the ledger", "{n} problems in the ledger", count).format(
-                n=count
-            )
-        )
+        raise NapError(report.said())

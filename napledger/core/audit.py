@@ -13,13 +13,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from napledger.core.errors import NapError
-from napledger.core.history import Revision, ScoredDeal, final_pot, score_history
 from napledger.core.ledger import account_name, imbalance, postings
 from napledger.core.numbers import written
+from napledger.core.read.history import Revision, ScoredDeal, final_pot, score_history
+from napledger.core.read.said import deals_counted
+from napledger.core.read.timeline import status_said
 from napledger.core.rules import rules_from_dict
 from napledger.core.rules.scoring import close_transfers
 from napledger.core.seating import Dealt, RosterChange, misdealt, seated_at
-from napledger.core.words import N_, _
+from napledger.core.words import N_, _, ngettext
 
 
 def signed_chips(chips: int) -> str:
@@ -33,12 +35,36 @@ class Problem:
     session: str | None = None  # the session's name; None for the database as a whole
     deal: int | None = None  # the deal's number; None for the session as a whole
 
+    @property
+    def where(self) -> str:
+        """Where the problem is, as a report names it: "session fri deal 4", "database"."""
+        parts = [
+            _("session {id}").format(id=self.session)
+            if self.session is not None
+            else _("database"),
+            _("deal {n}").format(n=self.deal) if self.deal is not None else "",
+        ]
+        return " ".join(part for part in parts if part)
+
 
 @dataclass(frozen=True)
 class Report:
     problems: list[Problem]
     sessions: int
     deals: int
+
+    def said(self) -> str:
+        """The report's verdict: everything checks out, or how many problems it found."""
+        if self.problems:
+            count = len(self.problems)
+            return ngettext(
+                "{n} problem in the ledger", "{n} problems in the ledger", count
+            ).format(n=count)
+        return ngettext(
+            "All {sessions} session, {deals} check out.",
+            "All {sessions} sessions, {deals} check out.",
+            self.sessions,
+        ).format(sessions=self.sessions, deals=deals_counted(self.deals))
 
 
 @dataclass(frozen=True)
@@ -126,7 +152,8 @@ def check_session(s: SessionRecords) -> list[Problem]:
         if not d.live and d.entries:
             problems.append(
                 problem(
-                    _("it is {status} but still has entries").format(status=_(d.status)), d.number
+                    _("it is {status} but still has entries").format(status=status_said(d.status)),
+                    d.number,
                 )
             )
     problems += check_close(s, final_pot(history, s.opening_pot), problem)

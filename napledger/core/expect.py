@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from napledger.core.errors import NapError
-from napledger.core.history import Revision, deal_label
 from napledger.core.options import DealOptions, make_deal
+from napledger.core.read.history import Revision, deal_label
 from napledger.core.rules import Deal
 from napledger.core.rules.scoring import describe as describe_deal
 from napledger.core.seating import RosterChange

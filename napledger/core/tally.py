@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from types import MappingProxyType
 
-from napledger.core.history import ScoredDeal
 from napledger.core.ledger import POT, Transfer
 from napledger.core.money import places
+from napledger.core.read.history import ScoredDeal
 from napledger.core.rules.model import Bid, Rules
 from napledger.core.rules.scoring import was_made
 

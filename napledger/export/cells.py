@@ -13,7 +13,7 @@ from openpyxl.styles import Alignment, Font
 
 from napledger.core.money import money_text, places
 from napledger.core.numbers import currency_sign, with_currency, written
-from napledger.core.reading import revision_suffix
+from napledger.core.read.said import revision_suffix
 from napledger.core.words import language
 from napledger.export.style import MUTED
 
@@ -154,7 +154,7 @@ class Formula(str):
 
 @dataclass(frozen=True, slots=True)
 class DealNumber:
-    """A deal's number in a cell, shown as its label (`5.2`, napledger.core.reading) as
+    """A deal's number in a cell, shown as its label (`5.2`, napledger.core.read.said) as
     in the terminal and on the page; the cell still holds the number 5, to sort by."""
 
     number: int

@@ -1,36 +1,34 @@
-"""The long sheets, streamed in one pass over each session's deals.
+"""The long sheets, streamed in one pass over each session's timeline.
 
 Deals, Ledger and Balance are written side by side (openpyxl keeps each
 write-only sheet in its own temporary file), so memory stays flat however long
 the history, and ``progress`` moves with the real work: a deal's ledger rows
 are written just after the deal.
 
-The history reconciles on paper: a pot carried in gets an opening row saying
-where it came from, each join and leave a row between the deals (the timeline of
-`hands`, worded by napledger.core.reading), the close a row with each player's share
-(or where the pot was carried), so the last running total of every player is the
-Summary's.
-A voided or replaced deal is shown greyed with what it had paid in brackets, as
-text: no column a person would add up counts it.
+Deals lays out the timeline's rows (napledger.core.read.timeline), as `hands` and the
+page list them: the pot carried in, every version of every deal, each join and leave,
+each close, a close taken back by `reopen` too, with the running totals the read model
+keeps, so the last running total of every player is the Summary's. A row that does not
+count (a voided or replaced deal, a reopened close) is shown greyed with what it had
+paid in brackets, as text: no column a person would add up counts it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
 from openpyxl.utils import get_column_letter
 
-from napledger.core import reading
 from napledger.core.ledger import account_name
 from napledger.core.numbers import signed
-from napledger.core.rules.texts import bid_name
-from napledger.core.seating import RosterChange
-from napledger.core.words import N_, NC_, _, ngettext, pgettext
+from napledger.core.read.report import SessionReport
+from napledger.core.read.said import CLOSE, pot_row_label
+from napledger.core.read.settlement import evening
+from napledger.core.read.timeline import CLOSING, DEAL, PotFlow, Row
+from napledger.core.words import N_, _, ngettext, pgettext
 from napledger.export.cells import CHANGE, CHIPS, DATETIME, DealNumber, money_format, money_label
-from napledger.export.data import DealRow, LedgerRow, SessionExport
-from napledger.export.evening import evening
 from napledger.export.sheet import MONEY, SIGNED, Column, Sheet, header_room, width_of
 
 PROGRESS_EVERY = 500  # deals between two progress calls
@@ -86,21 +84,12 @@ class EveningSeries:
         return self.last_row - self.first_row + 1
 
 
-@dataclass(frozen=True)
-class PotFlow:
-    """Where one session's pot came from and went, in chips."""
-
-    carried_in: int
-    paid_in: int  # by the live deals that added to it (antes, fees, failed bids)
-    taken: int  # by the live deals that took from it (a nap taking the pot)
-    left: int  # in it after the last deal, before the close
-
-
 @dataclass
-class History:
-    live_deals: list[int] = field(default_factory=list)  # per session, in order
-    voided: list[int] = field(default_factory=list)  # deal numbers voided, per session
-    pots: list[PotFlow] = field(default_factory=list)  # per session, in order
+class Written:
+    """What the long sheets added up, per session in order, for the Summary."""
+
+    live_deals: list[int] = field(default_factory=list)
+    pots: list[PotFlow] = field(default_factory=list)
     # Each player's last running total on Deals, per session: what Summary must show.
     last_totals: list[dict[str, int]] = field(default_factory=list)
     evenings: list[EveningSeries] = field(default_factory=list)
@@ -122,7 +111,7 @@ class _Progress:
         self._pending = 0
 
 
-def roster(sessions: Sequence[SessionExport]) -> list[str]:
+def roster(sessions: Sequence[SessionReport]) -> list[str]:
     """Every player of every session, each once, in order of first appearance."""
     return list(dict.fromkeys(p for s in sessions for p in s.players))
 
@@ -139,17 +128,17 @@ def deal_columns(players: Sequence[str]) -> list[Column]:
 
 
 def write_history(
-    sessions: Sequence[SessionExport],
+    sessions: Sequence[SessionReport],
     deals: Sheet,
     ledger: Sheet,
     balance: Sheet,
     progress: Callable[[int], None] | None,
     header: str = "",
-) -> History:
+) -> Written:
     """Write the long sheets; Deals is printed with ``header`` on every page."""
     players = roster(sessions)
     columns = deal_columns(players)
-    history = History()
+    written = Written()
     parts = evening(sessions)
     many = len(parts) > 1
     balance_columns = [
@@ -158,17 +147,16 @@ def write_history(
     ]
     part_of: dict[int, EveningSeries] = {}
     for part in parts:
-        fmt = max(
-            (money_format(s.currency, s.chip_value, signed=True) for s in part.sessions), key=len
-        )
+        reports = [s for s in sessions if s in part.sessions]
+        fmt = max((money_format(s.currency, s.chip_value, signed=True) for s in reports), key=len)
         series = EveningSeries(part.currency, fmt)
         suffix = f" {part.currency}".rstrip() if many else ""
-        for name in [*roster(part.sessions), POT_SERIES]:
+        for name in [*roster(reports), POT_SERIES]:
             shown = _(POT_SERIES) if name == POT_SERIES else name
             balance_columns.append(Column(shown + suffix, fmt, translated=False))
             series.columns[name] = len(balance_columns)
-        history.evenings.append(series)
-        for session in part.sessions:
+        written.evenings.append(series)
+        for session in reports:
             part_of[id(session)] = series
     deals.set_widths(_deal_widths(sessions, columns), columns, header_cap=_player_cap())
     ledger.set_widths(_ledger_widths(sessions), LEDGER_COLUMNS)
@@ -188,10 +176,9 @@ def write_history(
             session, players, deals, ledger, balance, series, money.setdefault(series.currency, {})
         )
         writer.write(tick)
-        history.live_deals.append(writer.live)
-        history.voided.append(len(writer.voided - writer.live_numbers))
-        history.pots.append(writer.pot_flow())
-        history.last_totals.append(writer.totals)
+        written.live_deals.append(writer.timeline.live)
+        written.pots.append(writer.timeline.pot_flow)
+        written.last_totals.append(writer.last_totals())
     tick.flush()
     for sheet in (deals, ledger, balance):
         sheet.end_table()
@@ -200,15 +187,15 @@ def write_history(
     deals.print_by_groups(
         header, first=len(DEAL_COLUMNS), group=3, title_columns=DEAL_TITLE_COLUMNS
     )
-    return history
+    return written
 
 
 class _SessionWriter:
-    """One session's rows on Deals, Ledger and Balance, in step."""
+    """One session's rows on Deals, Ledger and Balance, in step: its timeline laid out."""
 
     def __init__(
         self,
-        session: SessionExport,
+        session: SessionReport,
         players: Sequence[str],
         deals: Sheet,
         ledger: Sheet,
@@ -218,130 +205,104 @@ class _SessionWriter:
     ) -> None:
         self.session = session
         self.players = players
-        self.deals, self.balance, self.series = deals, balance, series
+        self.deals, self.ledger, self.balance, self.series = deals, ledger, balance, series
         self.money = money  # the evening's money of each player, before this session
         self.start = dict(money)
         self.fmt = money_format(session.currency, session.chip_value)
         self.signed = money_format(session.currency, session.chip_value, signed=True)
-        self.transfers = _Transfers(session, ledger, self.fmt)
-        self.totals = dict.fromkeys(session.players, 0)
-        self.live = 0
-        self.live_numbers: set[int] = set()  # an amended deal's replaced versions are not
-        self.voided: set[int] = set()  # voided, though their number is no longer live
-        self.paid_in = self.taken = 0
-        self.pot = session.opening_pot
+        self.timeline = session.timeline()
+        self.totals: dict[str, int] = {}  # the running totals the timeline gives
+        self.pot = session.info.opening_pot
+
+    def last_totals(self) -> dict[str, int]:
+        return {p: self.totals.get(p, 0) for p in self.session.players}
 
     def write(self, tick: _Progress) -> None:
         session = self.session
-        seated = set(session.players)
-        if session.opening_pot:
-            said = reading.pot_carried_in(session.opening_pot, session.carried_from)
-            self._event_row(reading.pot_row_label(reading.OPEN), said, self.pot)
         if self.series.first_row == 0:
             self.series.first_row = self.balance.rows + 1
         started = False  # the start's point is written with the first live deal's seating
-        # A join or leave stands before the first deal it is in force for, as in `hands`.
-        changes = list(session.roster)
-        for deal in session.deals:
-            while changes and changes[0].from_deal <= deal.number:
-                self._roster_row(changes.pop(0))
-            live = deal.status == "live"
-            if live:
-                self.live_numbers.add(deal.number)
-            elif deal.status == "voided":
-                self.voided.add(deal.number)
-            if live and not started:
+        for row in self.timeline:
+            if row.counts and not started:
                 # Everyone at the first deal starts level: each of their lines starts at zero.
-                self._balance_row(0, _seated(session, deal))
+                self._balance_row(0, row.seated if row.kind == DEAL else session.players)
                 started = True
-            if live:
-                self.live += 1
-                moved = 0
-                for player, chips in deal.changes.items():
-                    if player not in seated:
-                        raise ValueError(
-                            f"session {session.id} deal {deal.number}: "
-                            f"{player!r} is not one of the session's players"
-                        )
-                    self.totals[player] += chips
-                    moved += chips
-                # Transfers sum to zero: what the players lost together went into the pot.
-                if moved < 0:
-                    self.paid_in -= moved
-                else:
-                    self.taken += moved
-                self.pot = deal.pot_after
-                self._balance_row(deal.number, _seated(session, deal))
+            if row.counts:
+                self.totals = {p: c for p, c in (row.totals or {}).items()}
+                self.pot = row.pot if row.pot is not None else self.pot
+                step: int | str = row.deal.number if row.deal else row.label
+                self._balance_row(step, row.seated if row.kind == DEAL else session.players)
             self.deals.append(
-                _deal_values(session, deal, self.players, self.totals if live else None),
-                money=self.fmt,
-                signed=self.signed,
-                muted=not live,
+                self._values(row), money=self.fmt, signed=self.signed, muted=not row.live
             )
-            self.transfers.write_deal(deal)
-            tick.deal_written()
-        if not started:
+            if row.counts:
+                for t in row.transfers:
+                    self._ledger_row(row, t.payer, t.payee, t.chips)
+            if row.kind == DEAL:
+                tick.deal_written()
+        if not started:  # nothing counted: one point, at the start
             self._balance_row(0, session.players)
-        self.left = self.pot
-        for change in changes:  # in force from the next deal
-            self._roster_row(change)
-        if session.pot_to is not None:
-            self._close(session.pot_to)
-        self.transfers.write_through(None)
         self.series.last_row = self.balance.rows
 
-    def pot_flow(self) -> PotFlow:
-        return PotFlow(self.session.opening_pot, self.paid_in, self.taken, self.left)
-
-    def _close(self, pot_to: str) -> None:
+    def _values(self, row: Row) -> list[object]:
+        """One row of the Deals sheet, as the timeline gives it."""
         session = self.session
-        shares = session.close_shares
-        for player, chips in shares.items():
-            self.totals[player] = self.totals.get(player, 0) + chips
-        if pot_to != "carry":
-            self.pot = 0
-        told = reading.pot_at_close(self.left, pot_to, session.carried_to)
-        self._event_row(
-            reading.pot_row_label(reading.CLOSE), told, self.pot, shares, session.players
-        )
-        self._balance_row(reading.pot_row_label(reading.CLOSE), session.players)
-
-    def _roster_row(self, change: RosterChange) -> None:
-        """A row for a player joining or leaving the table, between the deals."""
-        self._event_row(None, reading.roster_said(change), None)
-
-    def _event_row(
-        self,
-        label: str | None,
-        outcome: str,
-        pot: int | None,
-        changes: Mapping[str, int] | None = None,
-        shown: Sequence[str] = (),
-    ) -> None:
-        """A row of the timeline between the deals: the pot coming in or going out, a join
-        or a leave (no pot shown); ``shown`` players get their totals."""
-        session = self.session
-        changes = changes or {}
-        values: list[object] = [session.name, label, None, None, None, None, outcome]
-        values += [None, pot, None]
+        label: object = row.label or None
+        if row.deal is not None:
+            label = DealNumber(row.deal.number, row.deal.revision)
+        values: list[object] = [
+            session.name,
+            label,
+            # A deal's state always; a close's only where it was taken back.
+            row.status_said if row.kind == DEAL or not row.live else None,
+            row.dealer,
+            row.bidder,
+            row.bid,
+            row.said,
+            row.extras or None,
+            row.pot,
+            row.note,
+        ]
+        paid = dict(row.payments)
+        # A close shows where everyone ends; a deal, those at the table for it.
+        at_table = set(session.players if row.kind == CLOSING else row.seated)
         for player in self.players:
-            change = changes.get(player)
-            values += [
-                change,
-                None if change is None else change * session.chip_value,
-                self.totals.get(player) if player in shown else None,
-            ]
-        values += [None, None]
-        self.deals.append(values, money=self.fmt, signed=self.signed)
+            change = paid.get(player)
+            if not row.counts:
+                shown = None if change is None else f"({signed(change)})"
+                values += [shown, None, None]
+                continue
+            money = None if change is None else change * session.chip_value
+            total = self.totals.get(player, 0) if player in at_table else None
+            values += [change, money, total]
+        revision = row.deal.revision if row.deal is not None else None
+        return [*values, revision, row.recorded_at if row.deal is not None else None]
+
+    def _ledger_row(self, row: Row, payer: str, payee: str, chips: int) -> None:
+        session = self.session
+        deal = row.deal
+        self.ledger.append(
+            [
+                session.name,
+                row.label if deal is None else DealNumber(deal.number, deal.revision),
+                0 if deal is None else deal.revision,
+                account_name(payer),
+                account_name(payee),
+                chips,
+                chips * session.chip_value,
+            ],
+            money=self.fmt,
+        )
 
     def _balance_row(self, number: int | str, seated: Sequence[str]) -> None:
         session, value = self.session, self.session.chip_value
         at_table = set(seated)
         for player in at_table:
-            self.money[player] = self.start.get(player, Decimal(0)) + self.totals[player] * value
+            chips = self.totals.get(player, 0)
+            self.money[player] = self.start.get(player, Decimal(0)) + chips * value
         row: list[object] = [session.name, number]
         # Chips: nothing (a gap, not a flat 0) for whoever was not at the table.
-        row += [self.totals.get(p) if p in at_table else None for p in self.players]
+        row += [self.totals.get(p, 0) if p in at_table else None for p in self.players]
         width = len(self.balance.columns) - len(row)
         evening_cells: list[object] = [None] * width
         offset = len(row) + 1
@@ -354,107 +315,7 @@ class _SessionWriter:
         self.balance.append([*row, *evening_cells], money=self.fmt, signed=self.series.money)
 
 
-# A deal record's state in the Status column.
-STATUSES = (
-    NC_("deal status", "live"),
-    NC_("deal status", "voided"),
-    NC_("deal status", "replaced"),
-)
-
-
-def status_text(status: str) -> str:
-    return pgettext("deal status", status)
-
-
-def _seated(session: SessionExport, deal: DealRow | None) -> Sequence[str]:
-    if deal is None or deal.seated is None:
-        return session.players
-    # A player with a payment in the deal was at the table, whatever the record says.
-    return [*deal.seated, *deal.changes]
-
-
-def _deal_values(
-    session: SessionExport,
-    deal: DealRow,
-    players: Sequence[str],
-    totals: dict[str, int] | None,
-) -> list[object]:
-    """One row of the Deals sheet; ``totals`` is None for a deal that does not count.
-
-    A deal that does not count (voided, or replaced by a correction) still shows
-    what it had paid, in brackets and as text, so the correction can be read and
-    no sum of the column includes it; its money and totals are left blank.
-    """
-    bought = _("{player} buys {n}")
-    extras = [*deal.peeps, *(bought.format(player=p, n=cards) for p, cards in deal.purchases)]
-    outcome = deal.outcome
-    values: list[object] = [
-        session.name,
-        DealNumber(deal.number, deal.revision),
-        status_text(deal.status),
-        deal.dealer,
-        deal.bidder,
-        bid_name(deal.bid) if deal.bid else deal.bid,
-        outcome,
-        ", ".join(extras) or None,
-        deal.pot_after,
-        deal.note,
-    ]
-    at_table = set(_seated(session, deal))
-    for player in players:
-        change = deal.changes.get(player) if player in at_table else None
-        if totals is None:
-            values += [None if change is None else f"({signed(change)})", None, None]
-            continue
-        money = None if change is None else change * session.chip_value
-        total = totals.get(player) if player in at_table else None
-        values += [change, money, total]
-    return [*values, deal.revision, deal.recorded_at]
-
-
-class _Transfers:
-    """Feeds a session's ledger rows out in step with its deals."""
-
-    def __init__(self, session: SessionExport, sheet: Sheet, fmt: str) -> None:
-        self._session = session
-        self._sheet = sheet
-        self._fmt = fmt
-        self._rows: Iterator[LedgerRow] = iter(session.ledger)
-        self._next: LedgerRow | None = next(self._rows, None)
-
-    def write_deal(self, deal: DealRow) -> None:
-        """The transfers of ``deal`` and those listed for the deals up to it."""
-        for row in deal.ledger:
-            self._write(row)
-        self.write_through(deal.number)
-
-    def _write(self, row: LedgerRow) -> None:
-        session = self._session
-        self._sheet.append(
-            [
-                session.name,
-                reading.pot_row_label(reading.CLOSE)
-                if row.deal is None
-                else DealNumber(row.deal, row.revision),
-                row.revision,
-                account_name(row.payer),
-                account_name(row.payee),
-                row.chips,
-                row.chips * session.chip_value,
-            ],
-            money=self._fmt,
-        )
-
-    def write_through(self, deal: int | None) -> None:
-        """Write the rows up to ``deal`` (all that are left when None), in their given order."""
-        while self._next is not None and (
-            deal is None or (self._next.deal is not None and self._next.deal <= deal)
-        ):
-            self._write(self._next)
-            self._next = next(self._rows, None)
-
-
-def _deal_widths(sessions: Sequence[SessionExport], columns: Sequence[Column]) -> list[float]:
+def _deal_widths(sessions: Sequence[SessionReport], columns: Sequence[Column]) -> list[float]:
     """Widths from what the texts will be, so the long history is read only once.
 
     Kept narrow so that a printed page stays readable: long headers wrap, and a long
@@ -465,7 +326,7 @@ def _deal_widths(sessions: Sequence[SessionExport], columns: Sequence[Column]) -
     guesses = {
         "Session": _session_width(sessions),
         # A deal's number, or the close's row label in the language («закрытие»).
-        "Deal": max(4, len(reading.pot_row_label(reading.CLOSE))),
+        "Deal": max(4, len(pot_row_label(CLOSE))),
         "Revision": 8,
         "Recorded at": 16,
         "Status": max(len(pgettext("deal status", s)) for s in ("live", "voided", "replaced")),
@@ -484,7 +345,7 @@ def _deal_widths(sessions: Sequence[SessionExport], columns: Sequence[Column]) -
     return [money if c.fmt == SIGNED else guesses.get(c.header, 6) + 1 for c in columns]
 
 
-def _money_width(sessions: Sequence[SessionExport]) -> float:
+def _money_width(sessions: Sequence[SessionReport]) -> float:
     """Room for the most money one deal could move for a player: every stake paid by or
     to the whole table, twice over (a napoleon doubling the pot), or a session's total."""
     widest = 6.0
@@ -504,12 +365,12 @@ def _player_cap() -> float:
     return max(_PLAYER_CAP + 2, *(header_room(w) for w in words))
 
 
-def _session_width(sessions: Sequence[SessionExport]) -> int:
+def _session_width(sessions: Sequence[SessionReport]) -> int:
     """A session's name, cut at the column's edge past a point (it is repeated on every page)."""
     return min(max((len(s.name) for s in sessions), default=7), _SESSION_CAP)
 
 
-def _ledger_widths(sessions: Sequence[SessionExport]) -> list[float]:
+def _ledger_widths(sessions: Sequence[SessionReport]) -> list[float]:
     name = max((len(p) for s in sessions for p in s.players), default=6)
     guesses = {"Session": _session_width(sessions), "Payer": name, "Payee": name, "Money": 12}
     return [max(width_of(c.shown) + 3, guesses.get(c.header, 6) + 1) for c in LEDGER_COLUMNS]

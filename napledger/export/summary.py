@@ -7,17 +7,27 @@ header row, rather than tables stacked under one frozen header.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from datetime import date
+from collections.abc import Sequence
 from decimal import Decimal
 
 from openpyxl.utils import get_column_letter
 
 from napledger.core.ledger import POT, account_name
-from napledger.core.reading import deals_counted, shares_said
-from napledger.core.rules.load import setting_said
+from napledger.core.read import said
+from napledger.core.read.notes import pot_at_close_rule, setting_shown, settings, stake_note
+from napledger.core.read.report import SessionReport
+from napledger.core.read.settlement import (
+    EveningPart,
+    as_if_closed_now,
+    evening,
+    everyone_square,
+    parties,
+    payments_counted,
+)
+from napledger.core.read.timeline import PotFlow
+from napledger.core.rules.load import rules_to_dict
 from napledger.core.rules.texts import bid_name, rule_text
-from napledger.core.words import N_, NC_, _, language, ngettext, pgettext
+from napledger.core.words import N_, _
 from napledger.export.cells import (
     CHANGE,
     CHIPS,
@@ -28,9 +38,7 @@ from napledger.export.cells import (
     money_format,
     money_label,
 )
-from napledger.export.data import SessionExport, StakeRow
-from napledger.export.evening import EveningPart, evening
-from napledger.export.history import History, PotFlow
+from napledger.export.history import Written
 from napledger.export.sheet import MONEY, SIGNED, Column, Sheet
 from napledger.export.style import TOTAL
 
@@ -67,15 +75,13 @@ SETTING_COLUMNS = (
 )
 
 
-def evening_title(sessions: Sequence[SessionExport]) -> str:
+def evening_title(sessions: Sequence[SessionReport]) -> str:
     """What the evening is called on every printed page: its sessions' names."""
-    if not sessions:
-        return _("napledger: no sessions")
-    return _("Nap evening: {sessions}").format(sessions=", ".join(s.name for s in sessions))
+    return said.evening_title([s.name for s in sessions])
 
 
 def write_summary(
-    sheet: Sheet, sessions: Sequence[SessionExport], history: History, header: str
+    sheet: Sheet, sessions: Sequence[SessionReport], history: Written, header: str
 ) -> None:
     """The evening first (totals, one settlement), then each session's own block.
 
@@ -84,7 +90,7 @@ def write_summary(
     """
     live_deals = history.live_deals
     name_width = max(_name_width(sessions), len(_(CHECK)) + 1.0)
-    variant = max((len(rule_text(s.variant)) for s in sessions), default=0) + 2.0
+    variant = max((len(rule_text(s.rules.title)) for s in sessions), default=0) + 2.0
     sheet.set_widths(
         [
             name_width,
@@ -104,88 +110,46 @@ def write_summary(
     if not sessions:
         sheet.line(_("No sessions to report."))
         return
-    sheet.line(_evening_line(sessions, live_deals, history.voided))
+    sheet.line(_evening_line(sessions, live_deals))
     parts = evening(sessions)
     for number, part in enumerate(parts, 1):
-        _write_part(sheet, part, number if len(parts) > 1 else None)
+        _write_part(sheet, part, sessions, number if len(parts) > 1 else None)
     if any(s.closed is None for s in sessions):
-        sheet.line(
-            _("An open session counts as if it closed now with the pot split, as settle does.")
-        )
-    for number, (session, live, voided, pot) in enumerate(
-        zip(sessions, live_deals, history.voided, history.pots, strict=True), 1
+        sheet.line(as_if_closed_now())
+    for number, (session, live, pot) in enumerate(
+        zip(sessions, live_deals, history.pots, strict=True), 1
     ):
-        _write_session(sheet, session, (live, voided), pot, number)
+        _write_session(sheet, session, live, pot, number)
     _write_sessions_table(sheet, sessions, live_deals)
 
 
-def _evening_line(
-    sessions: Sequence[SessionExport], live_deals: Sequence[int], voided: Sequence[int]
-) -> str:
+def _evening_line(sessions: Sequence[SessionReport], live_deals: Sequence[int]) -> str:
     days = sorted({excel_datetime(s.created).date() for s in sessions})
-    if len(days) == 1:
-        when = _day(days[0])
-    else:
-        when = _("{first} to {last}").format(first=_day(days[0]), last=_day(days[-1]))
-    count = len(sessions)
-    deals = deals_counted(sum(live_deals), sum(voided))
-    sessions_said = ngettext("{n} session", "{n} sessions", count).format(n=count)
-    return f"{when} · {sessions_said} · {deals}"
+    return said.evening_line(
+        days, len(sessions), sum(live_deals), sum(s.board.voided for s in sessions)
+    )
 
 
-def _day(day: date) -> str:
-    """A day as the language writes it: Thu 3 Dec 2026, чт 3 дек. 2026, czw. 3 gru 2026."""
-    if language() == "en":
-        return f"{day:%a} {day.day} {day:%b %Y}"
-    weekday = pgettext("weekday", WEEKDAYS[day.weekday()])
-    month = pgettext("month of a date", MONTHS[day.month - 1])
-    return f"{weekday} {day.day} {month} {day.year}"
-
-
-# A date's words, for the languages other than English (which Python's C locale writes).
-WEEKDAYS = (
-    NC_("weekday", "Mon"),
-    NC_("weekday", "Tue"),
-    NC_("weekday", "Wed"),
-    NC_("weekday", "Thu"),
-    NC_("weekday", "Fri"),
-    NC_("weekday", "Sat"),
-    NC_("weekday", "Sun"),
-)
-MONTHS = (
-    NC_("month of a date", "Jan"),
-    NC_("month of a date", "Feb"),
-    NC_("month of a date", "Mar"),
-    NC_("month of a date", "Apr"),
-    NC_("month of a date", "May"),
-    NC_("month of a date", "Jun"),
-    NC_("month of a date", "Jul"),
-    NC_("month of a date", "Aug"),
-    NC_("month of a date", "Sep"),
-    NC_("month of a date", "Oct"),
-    NC_("month of a date", "Nov"),
-    NC_("month of a date", "Dec"),
-)
-
-
-def _write_part(sheet: Sheet, part: EveningPart, number: int | None) -> None:
+def _write_part(
+    sheet: Sheet, part: EveningPart, sessions: Sequence[SessionReport], number: int | None
+) -> None:
     """One currency's totals and settlement; ``number`` tells parts apart when there are several."""
     fmt = max((money_format(s.currency, s.chip_value) for s in part.sessions), key=len)
     signed = max(
         (money_format(s.currency, s.chip_value, signed=True) for s in part.sessions), key=len
     )
     suffix = f" ({part.currency})" if number else ""
-    players = list(dict.fromkeys(p for s in part.sessions for p in s.players))
-    parties = [*players, *(p for p in part.net if p not in players)]
-    parties = [p for p in parties if p != POT or part.net.get(p)]
-    sheet.keep(len(parties) + 5)
+    players = [p for s in sessions if s in part.sessions for p in s.players]
+    # In the board's order: most money first, as the terminal lists them.
+    listed = parties({p: part.net.get(p, Decimal(0)) for p in [*players, *part.net]}, players)
+    sheet.keep(len(listed) + 5)
     sheet.blank()
     sheet.heading(_("Evening totals") + suffix)
     chips = part.chip_value is not None
     columns = TOTAL_COLUMNS if chips else MONEY_ONLY_COLUMNS
     sheet.begin_table(f"EveningTotals{number or ''}", columns)
     first = sheet.rows + 1
-    for party in parties:
+    for party in listed:
         money = part.net.get(party, Decimal(0))
         label = _("in the carried pot") if party == POT else party
         values = [label, part.chips(party), money] if chips else [label, money]
@@ -195,10 +159,9 @@ def _write_part(sheet: Sheet, part: EveningPart, number: int | None) -> None:
     count = len(part.plan)
     sheet.keep(count + 3)
     sheet.blank()
-    payments = ngettext("{n} payment", "{n} payments", count).format(n=count)
-    sheet.heading(_("Settlement") + f"{suffix}: {payments}")
+    sheet.heading(_("Settlement") + f"{suffix}: {payments_counted(count)}")
     if not part.plan:
-        sheet.line(_("Everyone is square."))
+        sheet.line(everyone_square())
         return
     sheet.begin_table(f"EveningSettlement{number or ''}", PAYMENT_COLUMNS)
     for payment in part.plan:
@@ -218,23 +181,18 @@ def _check_row(sheet: Sheet, columns: Sequence[Column], first: int, fmt: str, si
 
 
 def _write_session(
-    sheet: Sheet, session: SessionExport, live: tuple[int, int], pot: PotFlow, number: int
+    sheet: Sheet, session: SessionReport, live: int, pot: PotFlow, number: int
 ) -> None:
-    """`live`: the deals played and the deal numbers voided."""
     fmt = money_format(session.currency, session.chip_value)
     signed = money_format(session.currency, session.chip_value, signed=True)
     value = session.chip_value
-    rows: list[tuple[str, int]] = [(p, session.chips.get(p, 0)) for p in session.players]
+    rows: list[tuple[str, int]] = [(line.player, line.chips) for line in session.standings]
     # The pot as a party of the session: what it brought in (a carried pot) is what the
     # players share between them, what is left in it is what they put in and did not take.
-    if session.opening_pot:
-        if session.carried_from:
-            source = _("from {session}'s pot").format(session=session.carried_from)
-        else:
-            source = _("from a carried pot")
-        rows.append((source, -session.opening_pot))
+    if session.info.opening_pot:
+        rows.append((session.pot_in_said(), -session.info.opening_pot))
     if session.pot:
-        rows.append((_pot_left(session), session.pot))
+        rows.append((session.pot_left_said(), session.pot))
     sheet.keep(len(rows) + 6)
     sheet.blank()
     sheet.heading(session.name)
@@ -246,47 +204,11 @@ def _write_session(
         sheet.append([label, chips, chips * value], money=fmt, signed=signed, muted=pot_row)
     sheet.end_table()
     _check_row(sheet, TOTAL_COLUMNS, first, fmt, signed)
-    sheet.line(pot_line(session, pot))
-
-
-def _pot_left(session: SessionExport) -> str:
-    if session.pot_to == "carry":
-        if session.carried_to:
-            return _("carried to {session}").format(session=session.carried_to)
-        return _("carried on")
-    return _("left in the pot")
-
-
-def pot_line(session: SessionExport, pot: PotFlow) -> str:
-    """Where the session's pot came from and went, in chips."""
-    parts = []
-    if pot.carried_in:
-        if session.carried_from:
-            said = _("{n} carried in from {session}").format(
-                n=pot.carried_in, session=session.carried_from
-            )
-        else:
-            said = _("{n} carried in").format(n=pot.carried_in)
-        parts.append(said)
-    parts += [
-        _("{n} paid in").format(n=pot.paid_in),
-        _("{n} taken by bids").format(n=pot.taken),
-    ]
-    if session.pot_to is None:
-        end = _("{n} left in it (open: settle splits it)").format(n=pot.left)
-    elif session.pot_to == "carry":
-        where = session.carried_to or _("the next session")
-        end = _("{n} carried to {session}").format(n=pot.left, session=where)
-    elif session.pot_to == "split":
-        shares = shares_said(session.close_shares.items())
-        end = _("{n} split at the close").format(n=pot.left) + (f" ({shares})" if shares else "")
-    else:
-        end = _("{n} to {player} at the close").format(n=pot.left, player=session.pot_to)
-    return _("Pot (chips): {flow}").format(flow=" · ".join([*parts, end]))
+    sheet.line(session.pot_flow_said(pot))
 
 
 def _write_sessions_table(
-    sheet: Sheet, sessions: Sequence[SessionExport], live_deals: Sequence[int]
+    sheet: Sheet, sessions: Sequence[SessionReport], live_deals: Sequence[int]
 ) -> None:
     """The sessions again as one table of typed values, for sorting and formulas."""
     sheet.keep(len(sessions) + 4)
@@ -297,7 +219,7 @@ def _write_sessions_table(
         value = session.chip_value
         row = [
             session.name,
-            rule_text(session.variant),
+            rule_text(session.rules.title),
             session.currency,
             value,
             session.created,
@@ -310,19 +232,14 @@ def _write_sessions_table(
     sheet.end_table()
 
 
-def _session_line(session: SessionExport, live: tuple[int, int]) -> str:
+def _session_line(session: SessionReport, live: int) -> str:
     chip = money_label(session.chip_value, session.currency, session.chip_value)
-    started = _("started {when}").format(when=datetime_text(excel_datetime(session.created)))
-    if session.closed:
-        closed = _("closed {when}").format(when=datetime_text(excel_datetime(session.closed)))
-    else:
-        closed = _("open")
-    deals = deals_counted(*live)
-    chip_said = _("a chip is {money}").format(money=chip)
-    return f"{rule_text(session.variant)} · {chip_said} · {started}, {closed} · {deals}"
+    started = datetime_text(excel_datetime(session.created))
+    closed = datetime_text(excel_datetime(session.closed)) if session.closed else None
+    return session.line_said(live, chip, started, closed)
 
 
-def _name_width(sessions: Sequence[SessionExport]) -> float:
+def _name_width(sessions: Sequence[SessionReport]) -> float:
     longest = max((len(p) for s in sessions for p in s.players), default=0)
     low, high = NAME_WIDTH
     return min(max(longest + 2.0, low), high)
@@ -331,16 +248,15 @@ def _name_width(sessions: Sequence[SessionExport]) -> float:
 # --- Rules ------------------------------------------------------------------------------
 
 
-def write_rules(sheet: Sheet, sessions: Sequence[SessionExport], header: str) -> None:
+def write_rules(sheet: Sheet, sessions: Sequence[SessionReport], header: str) -> None:
     """Each set of rules once, with the sessions played under it and what it does to the pot."""
     # The two stake headers wrap onto two lines: "Made: each / opponent pays" and
     # "Failed: pays / each opponent". At 16 characters "Failed: pays each" fitted a
     # line, right-aligned against the column's left edge, and ran on from its neighbour.
     sheet.set_widths([22.0, 10.0, 13.0, 13.0, 13.0, 60.0], STAKE_COLUMNS)
-    groups: dict[tuple[object, ...], list[SessionExport]] = {}
+    groups: dict[str, list[SessionReport]] = {}
     for s in sessions:
-        same = (s.variant, s.stakes, tuple(sorted(s.settings.items())), tuple(s.absent.items()))
-        groups.setdefault(same, []).append(s)
+        groups.setdefault(repr(rules_to_dict(s.rules)), []).append(s)
     # Each set of rules fits a page: as tall as their count, as wide as one.
     sheet.print_setup(header, repeat_first_row=False, pages_tall=max(1, len(groups)))
     sheet.title(_("Rules"))
@@ -348,13 +264,13 @@ def write_rules(sheet: Sheet, sessions: Sequence[SessionExport], header: str) ->
         sheet.line(_("No sessions."))
     for number, group in enumerate(groups.values(), 1):
         suffix = str(number) if number > 1 else ""
-        first = group[0]
+        first = group[0].rules
         sheet.blank()
-        sheet.heading(rule_text(first.variant))
-        sheet.line(_("Played in: {sessions}").format(sessions=", ".join(s.name for s in group)))
-        pot_fail_doubles = bool(first.settings.get("pool_fail_doubles"))
+        sheet.heading(rule_text(first.title))
+        sheet.line(said.played_in([s.name for s in group]))
+        pot_fail_doubles = bool(first.settings.pool_fail_doubles)
         sheet.begin_table(f"StakesTable{suffix}", STAKE_COLUMNS)
-        for stake in first.stakes:
+        for stake in group[0].stakes:
             sheet.append(
                 [
                     bid_name(stake.bid),
@@ -369,120 +285,10 @@ def write_rules(sheet: Sheet, sessions: Sequence[SessionExport], header: str) ->
         sheet.end_table()
         sheet.blank()
         sheet.begin_table(f"SettingsTable{suffix}", SETTING_COLUMNS)
-        for key, setting in first.settings.items():
-            if key in first.absent:  # as `variants` shows it: a dash and the reason
-                sheet.append([key, "—", rule_text(first.absent[key])], muted=True)
+        for setting in settings(first):
+            if setting.absent:  # as `variants` shows it: a dash and the reason
+                sheet.append([setting.key, "—", setting.note], muted=True)
             else:
-                note = setting_note(key, setting, first.settings)
-                sheet.append([key, _setting_text(setting), note])
+                sheet.append([setting.key, setting_shown(setting.value), setting.note])
         sheet.end_table()
-        sheet.line(
-            _(
-                "At the close of a session the pot is split among those seated, "
-                "given to one player, or carried to the next session, as chosen with close."
-            )
-        )
-
-
-def stake_note(stake: StakeRow, pot_fail_doubles: bool) -> str:
-    """What a bid does to the pot, in a few words."""
-    if not stake.enabled:
-        return _("off in this session: it cannot be bid")
-    parts = []
-    if stake.pot_bid:
-        parts.append(_("made: takes the whole pot"))
-        if pot_fail_doubles:
-            parts.append(_("failed: pays the pot as much as it holds (doubles it)"))
-    if stake.fail_pot:
-        parts.append(
-            ngettext(
-                "failed: also pays {n} chip into the pot",
-                "failed: also pays {n} chips into the pot",
-                stake.fail_pot,
-            ).format(n=stake.fail_pot)
-        )
-    return "; ".join(parts) or _("none: paid between the players only")
-
-
-def _setting_text(value: object) -> object:
-    """On or off for a switch; a number stays a number, to compute with."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    return setting_said(value)
-
-
-def setting_note(key: str, value: object, settings: Mapping[str, object]) -> str:
-    """What a setting does to the money, in a few words."""
-    on = value not in (False, "off", 0, None)
-    ante = settings.get("pool_ante", 1)
-    notes = {
-        "dealer_sits_out_from": (
-            _("with {value} or more seated, the dealer sits the deal out").format(value=value)
-            if on
-            else _("the dealer always plays")
-        ),
-        "pool": (
-            _(
-                "every seated player antes {ante} into the pot each deal, passed-out ones too"
-            ).format(ante=ante)
-            if on
-            else _("no ante from every player")
-        ),
-        "pool_ante": _("chips each player antes when pool is on"),
-        "pool_fail_doubles": (
-            _("a failed pot bid pays the pot as much as it holds")
-            if on
-            else _("a failed pot bid pays the pot nothing")
-        ),
-        "dealer_ante": (
-            _("the dealer puts {value} into the pot each deal").format(value=value)
-            if on
-            else _("the dealer antes nothing")
-        ),
-        "peep_fee": (
-            _("each player who peeps pays {value} into the pot").format(value=value)
-            if on
-            else _("peeping is free")
-        ),
-        "purchase_fee": (
-            _("each card bought costs {value}, paid into the pot").format(value=value)
-            if on
-            else _("buying cards is free")
-        ),
-        "dealer_peeps": {
-            "free": _("the dealer looks at the floater free"),
-            "pays": _("the dealer pays the peep fee to look, like anyone"),
-            "never": _("the dealer may not look at the floater"),
-        }.get(str(value), ""),
-        "revoke_fine": (
-            _("a revoker also pays {value} into the pot").format(value=value)
-            if on
-            else _("a revoke pays no fine")
-        ),
-        "empty_pot_ante": (
-            _(
-                "a deal that starts with the pot empty: every seated player first puts in {value}"
-            ).format(value=value)
-            if on
-            else _("an empty pot is not refilled")
-        ),
-        "pass_doubles": (
-            _(
-                "the deal after a passed-out one pays its stakes twice (never antes, fees or the pot)"
-            )
-            if on
-            else _("stakes stay the same after a pass")
-        ),
-        "purchase_max_dealt": (
-            _("cards are bought only with at most {value} dealt in").format(value=value)
-            if on
-            else _("cards may be bought at any table")
-        ),
-    }
-    if key in notes:
-        return notes[key]
-    if isinstance(value, bool):
-        if value:
-            return _("the bid {key} is on").format(key=key)
-        return _("the bid {key} is off").format(key=key)
-    return ""
+        sheet.line(pot_at_close_rule())

@@ -18,9 +18,9 @@ from openpyxl import Workbook
 from openpyxl.writer.excel import ExcelWriter
 
 from napledger.core.errors import NapError
+from napledger.core.read.report import SessionReport
 from napledger.core.words import _
 from napledger.export.chart import add_charts
-from napledger.export.data import SessionExport
 from napledger.export.history import PROGRESS_EVERY, write_history
 from napledger.export.pages import set_up
 from napledger.export.sheet import Sheet, page_header_footer
@@ -45,14 +45,14 @@ def file_name(names: Sequence[str], day: date) -> str:
     return f"{day:%Y-%m-%d}-{slug}.xlsx"
 
 
-def played_on(sessions: Sequence[SessionExport]) -> date:
+def played_on(sessions: Sequence[SessionReport]) -> date:
     """The day the first of `sessions` was played, in local time as the Summary shows it."""
     started = min(s.created for s in sessions)
     return (started.astimezone() if started.tzinfo else started).date()
 
 
 def write_workbook(
-    sessions: Sequence[SessionExport],
+    sessions: Sequence[SessionReport],
     path: Path,
     progress: Callable[[int], None] | None = None,
     *,
@@ -69,7 +69,7 @@ def write_workbook(
     ``progress(n)`` is called with the number of deals written since the previous
     call: every ``PROGRESS_EVERY`` deals and once more for the rest, so the calls
     add up to the number of deals of all sessions (a bar's total is
-    ``sum(len(s.deals) for s in sessions)``). Packing the file at the end, after
+    ``sum(s.records for s in sessions)``). Packing the file at the end, after
     the last call, takes a further few seconds for a very long history.
 
     A file already at ``path`` is never replaced by accident: ``exists`` says
@@ -205,7 +205,7 @@ def _cannot_write(path: Path, exc: OSError) -> str:
 
 
 def _fill(
-    wb: Workbook, sessions: Sequence[SessionExport], progress: Callable[[int], None] | None
+    wb: Workbook, sessions: Sequence[SessionReport], progress: Callable[[int], None] | None
 ) -> None:
     wb.properties.creator = "napledger"
     # Sheets appear in creation order; each streams to its own temporary file,

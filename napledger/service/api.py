@@ -14,7 +14,7 @@
     use(ref) -> SessionInfo                     session(ref=None) -> SessionAPI
     find_many(refs) -> list[SessionInfo]        settlement(refs) -> Settlement
     sessions_between(since=None, until=None, refs=None) -> list[SessionInfo]
-    export_data(info) -> SessionExport          stats(since=None, until=None) -> Figures
+    report(info) -> SessionReport               stats(since=None, until=None) -> Figures
     known_players() -> list[str]                verify() -> Report
 
 `SessionAPI` (one session; the writing calls refuse a closed session):
@@ -53,9 +53,10 @@ from typing import TYPE_CHECKING
 
 from napledger.core import expect
 from napledger.core.errors import NapError
-from napledger.core.history import score_history
 from napledger.core.money import places
 from napledger.core.options import DealOptions
+from napledger.core.read.history import ScoredDeal, score_history, scored_deals
+from napledger.core.read.report import SessionReport
 from napledger.core.rules import Deal, Rules
 from napledger.core.rules.scoring import close_transfers
 from napledger.core.session import pass_options, still_open
@@ -90,7 +91,6 @@ if TYPE_CHECKING:
     from sqlalchemy.engine import Connection, Engine
 
     from napledger.core.tally import Figures
-    from napledger.export.data import SessionExport
     from napledger.service.watch import Changes
     from napledger.store.verify import Report
 
@@ -389,10 +389,10 @@ class Transaction:
     def settlement(self, refs: Iterable[str | None]) -> Settlement:
         return settlement([self.book.session(r) for r in self.book.find_many(refs)])
 
-    def export_data(self, info: SessionInfo) -> SessionExport:
-        from napledger.service.exporting import session_export
-
-        return session_export(self.book.session(self.book.find(str(info.id))))
+    def report(self, info: SessionInfo) -> SessionReport:
+        """The session as a report reads it (the workbook), its deals read from the
+        store as the report walks them: walk it inside this transaction."""
+        return self.session(str(info.id)).report()
 
     def known_players(self) -> list[str]:
         from napledger.store.tallies import known_players
@@ -446,11 +446,30 @@ class SessionAPI:
     def history(self, with_roster: bool = True) -> History:
         """Every revision of every deal, scored; and (unless not wanted) who sat when and
         every close."""
+        store = self.store
         return History(
             scoreboard=self.scoreboard(),
-            deals=score_history(self.store.rules(), self.store.records(), self.row.opening_pot),
-            roster=self.store.roster() if with_roster else (),
-            closes=self.store.closes() if with_roster else (),
+            deals=score_history(store.rules(), store.records(), self.row.opening_pot),
+            roster=store.roster() if with_roster else (),
+            closes=store.closes() if with_roster else (),
+            carried_from=self.book.session_name(self.row.carried_from) if with_roster else None,
+            carried_to=store.carried_into() if with_roster and self.row.pot_to == "carry" else None,
+        )
+
+    def report(self) -> SessionReport:
+        """The session as a report reads it; its deals are scored as they are read, in
+        batches, each time it is walked (inside this transaction)."""
+        store, row = self.store, self.row
+        net = net_money([store])[0]
+        return SessionReport(
+            board=self.scoreboard(),
+            net=net,
+            deals=StreamedDeals(store),
+            records=store.record_count(),
+            roster=store.roster(),
+            closes=store.closes(),
+            carried_from=self.book.session_name(row.carried_from),
+            carried_to=store.carried_into(),
         )
 
     def view(self) -> TableView:
@@ -635,3 +654,17 @@ class SessionAPI:
                 return self.store.scoreboard()
         b.reopen()
         return self.store.scoreboard()
+
+
+class StreamedDeals:
+    """A session's deals, scored as they are read from the store, each time they are
+    iterated: one query read in batches, so a long history never sits in memory. What
+    they paid is derived from the records like everything else; `verify` checks that it
+    agrees with the stored postings."""
+
+    def __init__(self, store: SessionStore) -> None:
+        self._store = store
+
+    def __iter__(self) -> Iterator[ScoredDeal]:
+        store = self._store
+        return scored_deals(store.rules(), store.streamed_records(), store.row.opening_pot)

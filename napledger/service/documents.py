@@ -1,4 +1,5 @@
-"""The `--json` documents: the sessions, one session's scoreboard, its deals, a settlement, stats.
+"""The `--json` documents: the sessions, one session's scoreboard, its deals, its timeline,
+a settlement, stats.
 
 `table --json`, `hands --json` and `settle --json` print them, and the page serves the same
 ones at `/s/N/json`, so a script reads one shape whichever it asks.
@@ -10,8 +11,8 @@ from datetime import date, datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from napledger.core.history import ScoredDeal
 from napledger.core.money import money_chips, money_text
+from napledger.core.read.history import ScoredDeal
 from napledger.core.rules import Deal
 from napledger.core.rules.scoring import outcome
 from napledger.core.tally import Figures, PlayerFigures
@@ -108,6 +109,30 @@ def _hands_json(history: History) -> list[dict[str, Any]]:
             }
         )
     return out
+
+
+def timeline_json(history: History) -> list[dict[str, Any]]:
+    """The timeline's rows as `hands` and the page list them (napledger.core.read.timeline):
+    the pot carried in, every deal, each join and leave, each close, in English."""
+    with speaking("en"):
+        return [
+            {
+                "kind": row.kind,
+                "label": row.label,
+                "status": row.status,
+                "said": row.said,
+                "dealer": row.dealer,
+                "bidder": row.bidder,
+                "bid": row.bid,
+                "extras": row.extras,
+                "note": row.note,
+                # In seat order, the pot last: what it paid, or had paid where it no longer
+                # counts.
+                "payments": [[account, chips] for account, chips in row.payments],
+                "pot": row.pot,
+            }
+            for row in history.rows()
+        ]
 
 
 def _read(d: ScoredDeal) -> Deal:

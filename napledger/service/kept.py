@@ -17,8 +17,8 @@ from typing import TypeVar, overload
 from sqlalchemy import select
 from sqlmodel import Session
 
-from napledger.core.history import ScoredDeal, score_history
 from napledger.core.ledger import POT, balances
+from napledger.core.read.history import ScoredDeal, score_history
 from napledger.service.api import SessionAPI, settlement
 from napledger.service.watch import fingerprint
 from napledger.store.book import SessionStore
@@ -110,6 +110,8 @@ class KeptHistory:
                 deals=Prefix(self._scored),  # no copy: a change costs what it adds
                 roster=store.roster(),
                 closes=store.closes(),
+                carried_from=store.book.session_name(store.row.carried_from),
+                carried_to=store.carried_into() if store.row.pot_to == "carry" else None,
             )
             # Kept too: derived afresh they would walk the whole evening again (`running`
             # is drawn from them only if a reader asks for it).

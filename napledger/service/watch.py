@@ -21,7 +21,7 @@ from sqlalchemy import create_engine, func, make_url, select
 from sqlmodel import Session
 
 from napledger.core.errors import NapError
-from napledger.core.reading import deal_label
+from napledger.core.read.said import deal_label
 from napledger.store.db import CHANGES_CHANNEL, sqlite_path
 from napledger.store.models import deals, roster, sessions
 

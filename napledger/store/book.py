@@ -10,7 +10,7 @@ rewrites the entries and pots of exactly the deals the core scored anew.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, replace
 from decimal import Decimal
 from functools import cache
@@ -23,18 +23,18 @@ from sqlmodel import Session
 
 from napledger.core import session as core
 from napledger.core.errors import NapError
-from napledger.core.history import Revision
 from napledger.core.ledger import POT
 from napledger.core.names import clean_player
 from napledger.core.numbers import is_whole
 from napledger.core.options import DealOptions
+from napledger.core.read.history import Revision
 from napledger.core.rules import Rules, rules_from_dict
 from napledger.core.rules.load import rules_to_dict
 from napledger.core.rules.model import fold
 from napledger.core.seating import RosterChange
 from napledger.core.session import ClosePlan, LiveDeal, Rescored, SessionState
 from napledger.core.words import _
-from napledger.store.codec import DealRecord, deal_from_json, deal_to_json, revisions
+from napledger.store.codec import DealRecord, deal_from_json, deal_to_json, read, revisions
 from napledger.store.db import duplicate_key, upsert
 from napledger.store.models import SessionRow, now
 from napledger.store.models import balances as BALANCES
@@ -46,6 +46,8 @@ from napledger.store.models import players as PLAYERS
 from napledger.store.models import roster as ROSTER
 from napledger.store.models import sessions as SESSIONS
 from napledger.store.views import CloseRecord, Scoreboard, SessionInfo
+
+STREAM_BATCH = 1_000  # deal rows a streamed reading fetches at a time
 
 __all__ = ["Book", "SessionStore", "cached_rules", "net_money", "session_info", "whole_number"]
 
@@ -143,6 +145,13 @@ class Book:
     def set_current(self, row: SessionRow) -> None:
         upsert(self.db, META, {"key": CURRENT, "value": str(row.id)}, ["key"], ["value"])
         self._current = row.id
+
+    def session_name(self, session_id: int | None) -> str | None:
+        """The name of session `session_id`; None for none, or one that is gone."""
+        if session_id is None:
+            return None
+        found = self.db.execute(select(S.name).where(S.id == session_id)).first()
+        return found[0] if found else None
 
     def find(self, ref: str | None, lock: bool = False) -> SessionRow:
         """A session by id or name; without one, the current session."""
@@ -418,6 +427,23 @@ class SessionStore:
             for i, number, revision, status, record, pot, at in found
         )
         return list(revisions(records, strict))
+
+    def streamed_records(self) -> Iterator[Revision]:
+        """The session's deal revisions in order, read in batches as they are iterated
+        (without their entries): a report of 50,000 deals never holds them all."""
+        query = (
+            select(D.id, D.number, D.revision, D.status, D.record_json, D.pot_after, D.recorded_at)
+            .where(D.session_id == self.row.id)
+            .order_by(D.number, D.revision)
+            .execution_options(yield_per=STREAM_BATCH)
+        )
+        for found in self.db.execute(query):
+            yield read(DealRecord(*found))
+
+    def record_count(self) -> int:
+        """How many deal records (every version) the session has."""
+        query = select(func.count()).where(D.session_id == self.row.id)
+        return int(self.db.execute(query).scalar_one())
 
     def entries_by_deal(self) -> dict[int | None, dict[str, int]]:
         query = select(E.deal_id, E.account, E.chips).where(E.session_id == self.row.id)

@@ -1,6 +1,6 @@
 """How the store keeps a deal: its record as JSON, and the shape of a stored revision.
 
-The core scores `Revision`s (napledger/core/history.py), records already read; this is
+The core scores `Revision`s (napledger/core/read/history.py), records already read; this is
 where the store's rows become those, and where a record that cannot be read becomes a
 revision carrying why (for `verify`) instead of a crash, unless asked to be strict.
 """
@@ -18,7 +18,7 @@ import orjson
 
 from napledger.core.built import built
 from napledger.core.errors import NapError
-from napledger.core.history import Revision
+from napledger.core.read.history import Revision
 from napledger.core.rules import Deal
 
 

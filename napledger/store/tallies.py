@@ -11,8 +11,8 @@ from operator import itemgetter
 from sqlalchemy import func, select
 from sqlmodel import Session
 
-from napledger.core.history import score_history
 from napledger.core.ledger import POT
+from napledger.core.read.history import score_history
 from napledger.core.tally import Figures, Tally
 from napledger.store.book import B, Book, D, E, P, S, cached_rules
 from napledger.store.codec import DealRecord, revisions

@@ -16,15 +16,16 @@ from typing import TYPE_CHECKING, TypeVar
 from napledger.core.ledger import POT, account_name
 from napledger.core.numbers import held, signed
 from napledger.core.options import DealOptions
-from napledger.core.reading import deal_label, deals_counted, step_number
+from napledger.core.read.messages import amended, joins, leaves, recorded, voided
+from napledger.core.read.said import deal_label, deals_counted, next_to_deal, step_number
 from napledger.core.rules.choices import Choices, choices
 from napledger.core.rules.scoring import describe
 from napledger.core.rules.texts import rule_text
 from napledger.core.words import _
 from napledger.service.api import Database, Transaction
-from napledger.store.messages import amended, joins, leaves, recorded, voided
 
 if TYPE_CHECKING:
+    from napledger.core.read.timeline import Row
     from napledger.core.rules import Rules
     from napledger.core.rules.fields import SettingField
     from napledger.service.kept import KeptHistory
@@ -59,7 +60,8 @@ class Board:
     hands: int
     voided: int  # deal numbers voided: said apart from the deals played
     next_dealer: str | None
-    deals: tuple[DealView, ...]  # the latest first
+    deals: tuple[DealView, ...]  # the live deals offered to amend, the latest first
+    rows: tuple[Row, ...]  # the timeline's last rows, the latest first
     # Each player's balance after each step (a deal or the close), None while away; then
     # the pot's, where it ever holds chips. `steps` names the steps: "12", "close".
     series: tuple[tuple[str, tuple[int | None, ...]], ...]
@@ -120,6 +122,10 @@ class SessionItem:
     @property
     def hands_said(self) -> str:
         return deals_counted(self.hands, self.voided)
+
+    @property
+    def next_said(self) -> str:
+        return next_to_deal(self.next_dealer or "")
 
 
 # --- reading ----------------------------------------------------------------------
@@ -189,11 +195,13 @@ def board(
     t = history.scoreboard
     info = t.session
     live = history.recent(recent)
-    deals = []
-    for d in live:
-        deal = d.deal
-        assert deal is not None  # the API scores strictly: a live deal has its record
-        deals.append(DealView(d.number, d.label, describe(t.rules, deal), history.payments(d)))
+    # The timeline's last rows, as hands lists them (napledger.core.read.timeline).
+    rows = history.last_rows(recent)
+    deals = [
+        DealView(d.number, d.label, describe(t.rules, d.deal), history.payments(d))
+        for d in live
+        if d.deal is not None  # the API scores strictly: a live deal has its record
+    ]
     rules = t.rules
     allowed = choices(rules, t.seating, t.next_dealer)  # what the next deal allows
     return Board(
@@ -208,6 +216,7 @@ def board(
         voided=t.voided,
         next_dealer=t.next_dealer,
         deals=tuple(deals),
+        rows=rows,
         series=chart_series(history, info.opening_pot),
         # Deal numbers along the bottom, as the workbook's chart: 3, not 3.2 once amended.
         steps=tuple(step_number(label) for label, _, _ in spread(history.steps, CHART_STEPS)),
@@ -445,9 +454,9 @@ def new_session(
     option not typed)."""
     from napledger.core.errors import NapError
     from napledger.core.money import chip_value
+    from napledger.core.read.messages import started
     from napledger.core.rules import list_presets, load_preset
     from napledger.core.rules.load import with_overrides
-    from napledger.store.messages import started
 
     # A preset or a rule file serve read at start, by name: a page must never make the
     # server read a file it names.
@@ -506,7 +515,7 @@ class Closing:
 
 
 def close_plan(database: Database, session: int, pot_to: str) -> Closing:
-    from napledger.store.messages import close_question
+    from napledger.core.read.messages import close_question
 
     with database.read() as tx:
         plan = tx.session(str(session)).close_plan(pot_to)
@@ -518,7 +527,7 @@ def close(
 ) -> str:
     """Close as the keeper agreed to: refused if the pot or its shares changed since;
     with `closes` (the closes the page saw), a repeat is answered as the first."""
-    from napledger.store.messages import closed
+    from napledger.core.read.messages import closed
 
     with writing(database) as tx:
         api = tx.session(str(session))
@@ -529,7 +538,7 @@ def close(
 
 
 def reopen(database: Database, session: int, close: int | None = None) -> str:
-    from napledger.store.messages import reopened
+    from napledger.core.read.messages import reopened
 
     with writing(database) as tx:
         board = tx.session(str(session)).reopen(expect_close=close)
@@ -539,19 +548,26 @@ def reopen(database: Database, session: int, close: int | None = None) -> str:
 def documents(
     database: Database, session: int, kept: KeptHistory | None = None
 ) -> dict[str, object]:
-    """The session as `table --json`, `hands --json` and `settle --json` print it, in one;
-    with `kept` (the page's), only the deals recorded since it last looked are scored."""
-    from napledger.service.documents import hands_json, settlement_json, table_document
+    """The session as `table --json`, `hands --json` and `settle --json` print it, in one,
+    and its timeline as `hands` and the page list it; with `kept` (the page's), only the
+    deals recorded since it last looked are scored."""
+    from napledger.service.documents import (
+        hands_json,
+        settlement_json,
+        table_document,
+        timeline_json,
+    )
 
     with database.read() as tx:
         s = tx.session(str(session))
         if kept is None:
-            history, settled = s.history(with_roster=False), s.settlement()
+            history, settled = s.history(), s.settlement()
         else:
             history, settled = kept.read(s)
         return {
             "table": table_document(s),
             "hands": hands_json(history),
+            "timeline": timeline_json(history),
             "settle": settlement_json(settled),
         }
 
@@ -568,7 +584,7 @@ def workbook(database: Database, session: int) -> tuple[str, bytes]:
         # Written inside the reading transaction: the deals stream from the store.
         info = tx.session(str(session)).info
         with speaking(workbook_language(None, [info.language])):  # as `export` chooses
-            data = [tx.export_data(info)]
+            data = [tx.report(info)]
             name = file_name([data[0].name], played_on(data))
             path = write_workbook(data, Path(folder) / name, exists="replace")
         return name, path.read_bytes()

@@ -27,7 +27,7 @@ def test_settle_example_8_in_three_payments(nap):
     assert set(apply(plan, net).values()) == {0}
     assert all(Decimal(t["money"]) == t["chips"] * 5 for t in plan)
     out = nap("settle").stdout
-    assert "3 payments" in out and "pays A" in out and "+175" in out
+    assert "3 payments" in out and "→ A:" in out and "+175" in out
 
 
 def test_settle_joins_sessions_by_player_name(nap):
@@ -141,7 +141,7 @@ def test_reopen_takes_back_a_close_and_keeps_it_voided_in_the_record(nap, db_pat
     rows = [line for line in nap("hands").stdout.splitlines() if not line.startswith("├")]
     listed = " ".join("\n".join(rows).replace("│", " ").split())
     # A close is a row of its own, named as the workbook's Deals sheet names it.
-    assert "passed out A -1 B -1 C -1 pot +3 3 close pot of 3 to B; reopened" in listed
+    assert "passed out A -1 B -1 C -1 pot +3 3 close reopened: pot of 3 to B B +3 pot -3" in listed
     assert "close pot of 6 split A +2 B +2 C +2 pot -6 0" in listed
 
 
@@ -177,7 +177,7 @@ def test_every_json_document_writes_money_with_the_currency_places(nap):
     settle = nap.json("settle --json")
     assert sorted(t["money"] for t in settle["transfers"]) == ["0.30", "0.30"]
     assert nap.json("stats --json")["players"][0]["money"] == "0.60"
-    assert "+0.60" in nap("table").stdout and "pays A 0.30" in nap("settle").stdout
+    assert "+0.60" in nap("table").stdout and "→ A: 0.30" in nap("settle").stdout
     nap("new y --players A,B,C --chip 5 --currency JPY")
     nap("hand 3 --by A --made")
     assert nap.json("table --json")["players"][0]["money"] == "30"

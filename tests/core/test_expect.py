@@ -9,8 +9,8 @@ import pytest
 from napledger.core import expect
 from napledger.core import session as core
 from napledger.core.errors import NapError
-from napledger.core.history import Revision
 from napledger.core.options import DealOptions
+from napledger.core.read.history import Revision
 from napledger.core.rules import load_preset
 
 RULES = load_preset("classic")

@@ -9,9 +9,9 @@ from decimal import Decimal
 import pytest
 
 from napledger.core.errors import NapError
-from napledger.core.history import ScoredDeal
 from napledger.core.ledger import POT
 from napledger.core.options import DealOptions
+from napledger.core.read.history import ScoredDeal
 from napledger.core.rules import load_preset
 from napledger.core.seating import RosterChange
 from napledger.core.tally import PlayerFigures

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 
-from napledger.core.history import score_history
+from napledger.core.read.history import score_history
 from napledger.core.rules import load_preset
 from napledger.store.codec import DealRecord, deal_from_json, deal_to_json, read, revisions
 

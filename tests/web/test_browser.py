@@ -112,7 +112,7 @@ def test_a_deal_from_a_separate_hand_process_appears_without_a_reload(
     )
     page.wait_for_selector('#deals li[data-deal="5"]', timeout=LIVE)
     assert page.evaluate("window.sameDocument") is True  # no reload happened
-    assert "Ben bid nap: made" in page.locator('#deals li[data-deal="5"]').inner_text()
+    assert "Ben nap · made" in page.locator('#deals li[data-deal="5"]').inner_text()
     assert page.locator("body").get_attribute("data-arrived") == "5"
     assert page.problems == []
 

@@ -15,4 +15,4 @@ def test_a_session_named_like_a_list_streams_its_own_board_and_no_keys(live_serv
     with httpx2.stream("GET", f"{live_server.url}/s/{name}/events", timeout=10) as stream:
         first = next(events(stream))
     assert "key=" not in first["html"]  # the organiser's list carries every keeper's link
-    assert "Ann bid three: made" in first["html"]  # the session's own board
+    assert "Ann three · made" in first["html"]  # the session's own board

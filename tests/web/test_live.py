@@ -66,7 +66,7 @@ def test_a_deal_from_a_separate_hand_process_is_pushed_as_it_is_heard(
         )
         pushed = next(feed)
         assert pushed["deals"] == ["2"]
-        assert "Ben bid misère: made" in pushed["html"]
+        assert "Ben misère · made" in pushed["html"]
 
 
 def test_undo_and_amend_by_other_processes_are_pushed_too(live_server, nap, evening):
@@ -75,10 +75,11 @@ def test_undo_and_amend_by_other_processes_are_pushed_too(live_server, nap, even
         next(feed)
         nap("amend 1 --failed")
         amended = next(feed)
-        assert amended["deals"] == ["1.2"] and "nap: failed" in amended["html"]
+        assert amended["deals"] == ["1.2"] and "nap · failed" in amended["html"]
         nap("undo")
         undone = next(feed)
-        assert undone["deals"] == [] and "No deals yet" in undone["html"]
+        # The undone deal stays on the board greyed, as hands lists it: voided.
+        assert undone["deals"] == [] and "voided: failed" in undone["html"]
 
 
 def test_a_reconnecting_page_gets_the_deals_it_missed_once(live_server, nap, evening):
@@ -161,7 +162,7 @@ def test_a_deal_entered_on_the_keepers_page_reaches_open_pages_with_nothing_poll
         )
         assert answer.status_code == 303
         pushed = next(feed)  # woken by the write itself: without it, this read times out
-        assert pushed["deals"] == ["2"] and "Cat bid three: made" in pushed["html"]
+        assert pushed["deals"] == ["2"] and "Cat three · made" in pushed["html"]
 
 
 def test_a_deal_written_by_another_connection_is_heard_with_nothing_polling(
@@ -172,7 +173,7 @@ def test_a_deal_written_by_another_connection_is_heard_with_nothing_polling(
         next(feed)
         nap("hand 3 --by Dan --failed")  # its own engine: SQLite's data version, or NOTIFY
         pushed = next(feed)
-        assert pushed["deals"] == ["2"] and "Dan bid three: failed" in pushed["html"]
+        assert pushed["deals"] == ["2"] and "Dan three · failed" in pushed["html"]
 
 
 def test_the_live_board_of_a_long_evening_is_the_pages_board_and_stops_growing():

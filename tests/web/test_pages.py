@@ -69,10 +69,10 @@ def test_the_viewers_page_shows_the_scoreboard_with_signs_pot_dealer_and_deals(
     assert "+1.65 GBP" in page.text and "-0.95 GBP" in page.text  # signs, not only colour
     assert 'id="pot" data-chips="0"' in page.text
     assert '<b id="next-dealer">Cat</b>' in page.text
-    assert 'data-deal="2"' in page.text and "Ben bid three: failed" in page.text
+    assert 'data-deal="2"' in page.text and "Ben three · failed" in page.text
     assert "Ben -9" in page.text  # what each paid
     assert "<polyline" in page.text  # the running balance chart
-    assert "If we stopped now" in page.text and "pays <b>Ann</b>" in page.text
+    assert "If we stopped now" in page.text and "→ Ann: " in page.text
     assert "<form" not in page.text  # viewers get no way to write
 
 
@@ -86,7 +86,7 @@ def test_money_on_the_page_has_the_places_the_cli_gives_it(client, nap):
     assert "+20.00 GBP" in page and "-10.00 GBP" in page
     plan = nap.json("settle --json")["transfers"]
     assert [p["money"] for p in plan] == ["10.00", "10.00"]
-    assert "</b> 10.00 GBP</li>" in page
+    assert ": 10.00 GBP</li>" in page
 
 
 def test_every_page_sends_a_content_security_policy_and_loads_nothing_from_elsewhere(
@@ -454,13 +454,15 @@ def test_the_chart_ends_where_the_scoreboard_stands_after_a_close_shares_the_pot
     assert int(legend["pot"]) == 0
 
 
-def test_a_deal_line_on_the_page_is_the_clis_with_peeps_and_buys(client, nap):
+def test_a_deal_line_on_the_page_is_the_clis_with_peeps_and_buys(client, nap, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "200")  # hands on one line a row
     nap("new box --players Ann,Ben,Cat,Dan")
-    said = nap("hand 3 --by Ben --tricks 3 --peep Cat --buy Ann=2 --note 'late'").stdout
-    cli_line = next(line for line in said.splitlines() if line.startswith("Deal 1 · "))
-    assert "Cat peeped; Ann bought 2" in cli_line
-    page = client.get("/s/1").text
-    assert cli_line.removeprefix("Deal 1 · ") in html.unescape(page)
+    nap("hand 3 --by Ben --tricks 3 --peep Cat --buy Ann=2 --note 'late'")
+    row = "made (3 tricks); Cat peeped; Ann bought 2 — late"  # the read model's row text
+    hands = " ".join(nap("hands").stdout.replace("│", " ").split())
+    assert row in hands
+    page = " ".join(html.unescape(client.get("/s/1").text).split())
+    assert f"<b>1</b> Ann · Ben three · {row}" in page
 
 
 def test_join_and_leave_without_a_name_get_the_apis_words(client, nap, evening):
@@ -512,7 +514,10 @@ def test_the_pages_json_is_the_command_lines_own(client, nap):
     nap("hand nap --by Cat --failed")
     document = client.get("/s/1/json")
     assert document.headers["content-type"] == "application/json"
-    assert document.json() == {
+    shown = document.json()
+    # The timeline: the rows hands lists (tests/test_front_ends_agree.py compares them).
+    assert [row["label"] for row in shown.pop("timeline")] == ["1", "2"]
+    assert shown == {
         "table": nap.json("table --json"),
         "hands": nap.json("hands --json"),
         "settle": nap.json("settle --json"),
@@ -537,6 +542,10 @@ def test_each_sessions_json_is_its_own_command_line_documents_after_a_whole_even
     nap("hand 3 --by Cat --tricks 3")
     for session, name in ((1, "fri"), (2, "sat")):
         document = client.get(f"/s/{session}/json").json()
+        timeline = document.pop("timeline")
+        assert [r["label"] for r in timeline if r["kind"] == "deal"] == [
+            d["label"] for d in document["hands"]
+        ]
         assert document == {
             command: nap.json(f"{command} --json --session {name}")
             for command in ("table", "hands", "settle")

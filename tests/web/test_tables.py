@@ -54,7 +54,7 @@ def test_two_tables_at_once_with_two_keepers_and_a_live_list(browser, live_serve
         page.wait_for_selector(".said")
         assert page.locator(".said").inner_text().startswith("Deal 1 recorded: ")
     # Each table has its own deal, and only its own.
-    assert "Ben bid nap: made" in north.locator("#deals").inner_text()
+    assert "Ben nap · made" in north.locator("#deals").inner_text()
     assert "Ира" in south.locator("#deals").inner_text()
     assert "Ира" not in north.locator("#deals").inner_text()
     # The lists follow both tables without a reload.

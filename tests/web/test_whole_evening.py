@@ -245,7 +245,7 @@ def test_a_whole_russian_evening_from_a_phone(phone, live_server, nap, tmp_path)
     assert napoleons == ["made", "failed"]
     assert live[2]["buys"] == {"Оля": 1} and live[3]["bidder"] == "Борис"
     transfers = nap.json("settle --json")["transfers"]
-    assert [f"{t['from']} pays {t['to']} {t['money']} RUB" for t in transfers] == shown_plan
+    assert [f"{t['from']} → {t['to']}: {t['money']} RUB" for t in transfers] == shown_plan
     rows = summary(workbook, tmp_path)
     totals = {
         name: (int(chips), money(cash)) for name, chips, cash in block(rows, "Evening totals", 3)
@@ -253,5 +253,5 @@ def test_a_whole_russian_evening_from_a_phone(phone, live_server, nap, tmp_path)
     assert totals.pop("in the carried pot") == (box, box * 5)  # the box the page showed
     assert totals == {name: (chips, money(cash)) for name, (chips, cash) in shown.items()}
     settlement = block(rows, "Settlement", 3)
-    assert [f"{a} pays {b} {Decimal(m):.2f} RUB" for a, b, m in settlement] == shown_plan
+    assert [f"{a} → {b}: {Decimal(m):.2f} RUB" for a, b, m in settlement] == shown_plan
     assert page.problems == []

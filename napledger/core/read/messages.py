@@ -1,19 +1,47 @@
-"""What the ledger says back after an action, in plain words, for every front end.
+"""What the evening says back after an action, in plain words, for every front end.
 
 The terminal prints these lines, the page shows them; neither writes its own. Each is
-said in the language spoken (napledger/core/words.py).
+said in the language spoken (napledger/core/words.py). They read what the service's
+actions give back (napledger/store/views.py) through the few fields named here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Protocol
 
 from napledger.core.ledger import Transfer, account_name, in_seat_order
 from napledger.core.money import shown_money
 from napledger.core.numbers import signed
-from napledger.core.reading import deal_label, shares_said
+from napledger.core.read.board import Scoreboard
+from napledger.core.read.said import deal_label, shares_said
+from napledger.core.rules import Deal
+from napledger.core.session import ClosePlan
 from napledger.core.words import _, ngettext
-from napledger.store.views import Closed, ClosePlan, DealResult, Scoreboard
+
+
+class DealResult(Protocol):
+    """A deal recorded or amended, as an action gives it back."""
+
+    @property
+    def number(self) -> int: ...
+    @property
+    def revision(self) -> int: ...
+    @property
+    def deal(self) -> Deal: ...
+    @property
+    def changes(self) -> Mapping[str, int]: ...
+    @property
+    def scoreboard(self) -> Scoreboard: ...
+
+
+class Closed(Protocol):
+    """A close, as the action gives it back: the pot's shares (none when carried)."""
+
+    @property
+    def transfers(self) -> Sequence[Transfer]: ...
+    @property
+    def scoreboard(self) -> Scoreboard: ...
 
 
 def recorded(done: DealResult, passed: bool = False) -> str:

@@ -18,7 +18,7 @@ from typing import NamedTuple
 from napledger.core.built import built
 from napledger.core.errors import NapError
 from napledger.core.ledger import POT, Transfer, postings
-from napledger.core.reading import deal_label
+from napledger.core.read.said import deal_label
 from napledger.core.rules import Deal, Rules, score_deal
 
 
