@@ -62,7 +62,7 @@ def test_a_workbook_exported_with_lang_ru_is_russian(nap, tmp_path):
     for title in ("Итоги", "Сдачи", "Правила", "Проводки"):
         assert latin(sheets[title]) == [], (title, latin(sheets[title]))
     summary = sheets["Итоги"]
-    assert "Вечер за игрой: пятница" in summary and "Итоги вечера" in summary
+    assert "Вечер игры в «Наполеон»: пятница" in summary and "Итоги вечера" in summary
     assert "Проверка: сумма равна нулю" in summary and "Расчёт: 3 платежа" in summary
     assert any(t.startswith("Наполеон · фишка стоит 12,50\u00a0₽") for t in summary)
     deals = sheets["Сдачи"]
