@@ -62,7 +62,7 @@ def test_a_workbook_exported_with_lang_ru_is_russian(nap, tmp_path):
     for title in ("Итоги", "Сдачи", "Правила", "Проводки"):
         assert latin(sheets[title]) == [], (title, latin(sheets[title]))
     summary = sheets["Итоги"]
-    assert "Вечер за игрой: пятница" in summary and "Итоги вечера" in summary
+    assert "Вечер игры в «Наполеон»: пятница" in summary and "Итоги вечера" in summary
     assert "Проверка: сумма равна нулю" in summary and "Расчёт: 3 платежа" in summary
     assert any(t.startswith("Наполеон · фишка стоит 12,50\u00a0₽") for t in summary)
     deals = sheets["Сдачи"]
@@ -152,3 +152,21 @@ def test_every_column_holds_its_words_and_amounts_in_the_language(nap, tmp_path,
                             cell.coordinate,
                             cell.value,
                         )
+
+
+def test_a_pot_carried_before_the_next_session_starts_reads_without_a_session_s_name(nap, tmp_path):
+    # A named session goes with its noun («в партию «суббота»»); before one exists the
+    # pot goes to «следующую партию», never into quotes as if that were its name.
+    evening(nap)
+    nap("close --yes --pot carry")
+    out = tmp_path / "ru.xlsx"
+    nap(f"export --lang ru -o {out}")
+    summary = " ".join(texts(out)["Итоги"])
+    assert "перенесено в следующую партию" in summary
+    assert "«следующую партию»" not in summary
+    nap(
+        "new суббота --players Борис,Гена,Аня --variant russian --chip 12.5 --currency RUB"
+        " --carry-from пятница"
+    )
+    nap(f"export --lang ru --force -o {out} пятница")
+    assert "перенесено в партию «суббота»" in " ".join(texts(out)["Итоги"])

@@ -161,9 +161,12 @@ class SessionReport:
         ]
         if self.pot_to is None:
             end = _("{n} left in it (open: settle splits it)").format(n=pot.left)
+        elif self.pot_to == "carry" and self.carried_to:
+            end = _("{n} carried to {session}").format(n=pot.left, session=self.carried_to)
         elif self.pot_to == "carry":
-            where = self.carried_to or _("the next session")
-            end = _("{n} carried to {session}").format(n=pot.left, session=where)
+            # Its own sentence: Russian and Polish put a named session with its noun
+            # («в партию «суббота»»), which «the next session» does not take.
+            end = _("{n} carried to the next session").format(n=pot.left)
         elif self.pot_to == "split":
             shares = shares_said(self.close_shares.items())
             end = _("{n} split at the close").format(n=pot.left) + (
