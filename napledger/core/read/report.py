@@ -162,8 +162,10 @@ class SessionReport:
         if self.pot_to is None:
             end = _("{n} left in it (open: settle splits it)").format(n=pot.left)
         elif self.pot_to == "carry":
-            where = self.carried_to or _("the next session")
-            end = _("{n} carried to {session}").format(n=pot.left, session=where)
+            if self.carried_to:
+                end = _("{n} carried to {session}").format(n=pot.left, session=self.carried_to)
+            else:  # no session has taken it yet; "to the next session" would sit in its quotes
+                end = _("{n} carried on").format(n=pot.left)
         elif self.pot_to == "split":
             shares = shares_said(self.close_shares.items())
             end = _("{n} split at the close").format(n=pot.left) + (
