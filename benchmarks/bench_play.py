@@ -90,7 +90,7 @@ def build(url: str, name: str, deals: int) -> None:
             )
             entry_rows += [
                 {"session_id": row.id, "deal_id": base + number, "account": a, "chips": c}
-                for a, c in postings(scored.transfers).items()
+                for a, c in postings(scored.payments).items()
                 if c
             ]
         if deal_rows:

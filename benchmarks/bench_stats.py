@@ -128,7 +128,7 @@ def build(url: str, seed: int = 6) -> int:
                     pot = s.pot_after
                     entry_rows += [
                         {"session_id": row.id, "deal_id": deal_id, "account": a, "chips": c}
-                        for a, c in postings(s.transfers).items()
+                        for a, c in postings(s.payments).items()
                         if c
                     ]
                 deal_rows.append(

@@ -61,4 +61,4 @@ def test_a_built_scored_deal_is_the_one_its_init_makes():
     assert set(fields) == {f.name for f in dataclasses.fields(ScoredDeal)}
     made = built(ScoredDeal, **fields)
     assert made == ScoredDeal(**fields)
-    assert made.transfers == ScoredDeal(**fields).transfers  # its cached figures work alike
+    assert made.payments == ScoredDeal(**fields).payments  # its cached figures work alike

@@ -57,8 +57,8 @@ def test_any_hand_options(
     )
     try:
         deal = make_deal(options, rules, fresh, everyone)
-        transfers = score_deal(rules, deal, pot)
+        payments = score_deal(rules, deal, pot)
     except NapError:
         return
-    assert imbalance(postings(transfers)) == 0
-    assert all(t.chips > 0 for t in transfers)
+    assert imbalance(postings(payments)) == 0
+    assert all(t.chips > 0 for t in payments)

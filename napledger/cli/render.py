@@ -252,7 +252,7 @@ def hand_list(history: History) -> None:
     for row in history.rows():
         dim = (lambda text: f"[dim]{text}[/]") if not row.live else (lambda text: text)
         # A reopened close keeps, greyed, the shares it had paid.
-        paid = payment_parts(row.payments) if row.counts or row.kind == CLOSING else []
+        paid = payment_parts(row.changes) if row.counts or row.kind == CLOSING else []
         pot = "" if row.pot is None else held(row.pot)
         text = esc(row.text)
         if row.kind == SEATING:
@@ -280,7 +280,7 @@ def settlement(done: Settlement) -> None:
     """Each party's net beside the payments that square it, so anyone can check the sums."""
     from rich.table import Table as RichTable
 
-    rows, net, plan, currency = done.sessions, done.net, done.payments, done.currency
+    rows, net, plan, currency = done.sessions, done.net, done.transfers, done.currency
     unit = f" {esc(currency_sign(currency))}" if currency else ""
     grid = RichTable(title=esc(settling_said([r.name for r in rows], len(plan))))
     grid.add_column(_("party"))
@@ -290,7 +290,7 @@ def settlement(done: Settlement) -> None:
         amount = net[party]
         if not amount:
             continue
-        said = [done.payment_said(p) for p in plan if party in (p.payer, p.payee)]
+        said = [done.transfer_said(p) for p in plan if party in (p.payer, p.payee)]
         grid.add_row(
             esc(account_name(party)),
             styled(1 if amount > 0 else -1, done.shown_money(amount, signed=True)),

@@ -19,7 +19,7 @@ from napledger.core.read.history import Revision, ScoredDeal, final_pot, score_h
 from napledger.core.read.said import deals_counted
 from napledger.core.read.timeline import status_said
 from napledger.core.rules import rules_from_dict
-from napledger.core.rules.scoring import close_transfers
+from napledger.core.rules.scoring import close_payments
 from napledger.core.seating import Dealt, RosterChange, misdealt, seated_at
 from napledger.core.words import N_, _, ngettext
 
@@ -138,7 +138,7 @@ def check_session(s: SessionRecords) -> list[Problem]:
                 problem(_("its record cannot be scored: {error}").format(error=d.error), d.number)
             )
             continue  # the next deals go on from the pot stored here: one bad deal, one problem
-        problems += differences(d.entries, postings(d.transfers), d.number, problem)
+        problems += differences(d.entries, postings(d.payments), d.number, problem)
         if d.stored_pot_after != d.pot_after:
             problems.append(
                 problem(
@@ -264,7 +264,7 @@ def check_close(s: SessionRecords, pot: int, problem: ProblemMaker) -> list[Prob
                 )
             )
         )
-    expected = postings(close_transfers(pot, s.seating, pot_to))
+    expected = postings(close_payments(pot, s.seating, pot_to))
     for p in differences(s.closing, expected, None, problem):
         problems.append(problem(_("at the close, {problem}").format(problem=p.message)))
     for close in s.live_closes or ():

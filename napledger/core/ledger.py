@@ -1,4 +1,4 @@
-"""Double entry: transfers between accounts (players and the pot), balances, zero-sum checks."""
+"""Double entry: payments between accounts (players and the pot), balances, zero-sum checks."""
 
 from __future__ import annotations
 
@@ -17,16 +17,16 @@ def account_name(account: str) -> str:
 
 
 @dataclass(frozen=True)
-class Transfer:
+class Payment:
     payer: str
     payee: str
     chips: int
 
 
-def postings(transfers: Iterable[Transfer]) -> dict[str, int]:
+def postings(payments: Iterable[Payment]) -> dict[str, int]:
     """Each account's net change in chips; an account that nets to zero still appears."""
     net: Counter[str] = Counter()
-    for t in transfers:
+    for t in payments:
         net[t.payer] -= t.chips
         net[t.payee] += t.chips
     return dict(net)

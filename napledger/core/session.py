@@ -23,14 +23,14 @@ from types import MappingProxyType
 from typing import NamedTuple
 
 from napledger.core.errors import NapError
-from napledger.core.ledger import POT, Transfer, balances, postings
+from napledger.core.ledger import POT, Payment, balances, postings
 from napledger.core.money import chip_value as checked_chip_value
 from napledger.core.money import currency_code, summed_money
 from napledger.core.names import clean_player, clean_text, match_player
 from napledger.core.options import DealOptions, make_deal
 from napledger.core.rules import Deal, Rules, score_deal
 from napledger.core.rules.model import fold
-from napledger.core.rules.scoring import close_transfers
+from napledger.core.rules.scoring import close_payments
 from napledger.core.rules.texts import game_name, player_count
 from napledger.core.seating import RosterChange, next_dealer
 from napledger.core.words import N_, _
@@ -140,7 +140,7 @@ class Recorded(NamedTuple):
     postings: Chips  # what the deal moved, the pot included
     number: int
     deal: Deal
-    transfers: tuple[Transfer, ...]
+    payments: tuple[Payment, ...]
     pot_after: int
 
 
@@ -180,7 +180,7 @@ class ClosePlan(NamedTuple):
     session: str
     pot: int
     pot_to: str  # split, carry or a player
-    transfers: tuple[Transfer, ...]
+    payments: tuple[Payment, ...]
 
     @property
     def digest(self) -> str:
@@ -376,8 +376,8 @@ def record_deal(state: SessionState, deal: Deal) -> Recorded:
     """`deal` scored on the pot as it stands and added as the next number."""
     still_open(state)
     last = state.last_live
-    transfers = tuple(score_deal(state.rules, deal, state.pot, passed_out(last)))
-    changes = postings(transfers)
+    payments = tuple(score_deal(state.rules, deal, state.pot, passed_out(last)))
+    changes = postings(payments)
     number = state.next_number
     pot_after = state.pot + changes.get(POT, 0)
     live = LiveDeal(0, number, 1, deal, pot_after, nonzero(changes))
@@ -387,7 +387,7 @@ def record_deal(state: SessionState, deal: Deal) -> Recorded:
         number=number,
         last_live=live,
     )
-    return Recorded(new, changes, number, deal, transfers, pot_after)
+    return Recorded(new, changes, number, deal, payments, pot_after)
 
 
 def passed_out(deal: LiveDeal | None) -> bool:
@@ -601,7 +601,7 @@ def close_plan(state: SessionState, pot_to: str) -> ClosePlan:
         except NapError:
             raise NapError(pot_choice_error(pot_to, seating), "pot") from None
     pot = state.pot
-    return ClosePlan(state.name, pot, target, tuple(close_transfers(pot, seating, target)))
+    return ClosePlan(state.name, pot, target, tuple(close_payments(pot, seating, target)))
 
 
 def close(state: SessionState, pot_to: str, agreed: str | None = None) -> Closed:
@@ -613,7 +613,7 @@ def close(state: SessionState, pot_to: str, agreed: str | None = None) -> Closed
         raise NapError(
             _("{name!r} changed while you were asked; nothing was closed").format(name=state.name)
         )
-    shares = postings(plan.transfers)
+    shares = postings(plan.payments)
     new = replace(state, closed=True, totals=balances_after(state.totals, shares))
     return Closed(new, plan, shares)
 
@@ -642,7 +642,7 @@ def as_if_closed(
     default close): what a settlement counts."""
     chips = {**totals, POT: totals.get(POT, 0)}
     if not closed:
-        split = close_transfers(opening_pot + chips[POT], tuple(seating), "split")
+        split = close_payments(opening_pot + chips[POT], tuple(seating), "split")
         chips = balances([postings(split)], start=chips)
     return chips
 

@@ -164,8 +164,8 @@ def _write_part(
         sheet.line(everyone_square())
         return
     sheet.begin_table(f"EveningSettlement{number or ''}", PAYMENT_COLUMNS)
-    for payment in part.plan:
-        paid = [account_name(payment.payer), account_name(payment.payee), payment.amount]
+    for transfer in part.plan:
+        paid = [account_name(transfer.payer), account_name(transfer.payee), transfer.amount]
         sheet.append(paid, money=fmt, font=TOTAL)
     sheet.end_table()
 

@@ -58,7 +58,7 @@ from napledger.core.options import DealOptions
 from napledger.core.read.history import ScoredDeal, score_history, scored_deals
 from napledger.core.read.report import SessionReport
 from napledger.core.rules import Deal, Rules
-from napledger.core.rules.scoring import close_transfers
+from napledger.core.rules.scoring import close_payments
 from napledger.core.session import pass_options, still_open
 from napledger.core.words import _
 from napledger.store import identity
@@ -420,7 +420,7 @@ def settlement(stores: Sequence[SessionStore]) -> Settlement:
         net=net,
         currency=currency,
         chip_value=chip_value,
-        payments=tuple(settle(net)),
+        transfers=tuple(settle(net)),
         places=max(places(r.currency, Decimal(r.chip_value)) for r in rows),
     )
 
@@ -639,10 +639,10 @@ class SessionAPI:
             state = b.state(whole_roster=False)
             if expect.close_expected(state.closed, [c.live for c in closes], expect_closes):
                 last = closes[-1]
-                transfers = close_transfers(last.pot, state.seating, last.pot_to)
-                return Closed(tuple(transfers), self.scoreboard())
+                payments = close_payments(last.pot, state.seating, last.pot_to)
+                return Closed(tuple(payments), self.scoreboard())
         plan = self._writable().close(pot_to, agreed)
-        return Closed(plan.transfers, self.scoreboard())
+        return Closed(plan.payments, self.scoreboard())
 
     def reopen(self, expect_close: int | None = None) -> Scoreboard:
         """Take back the close: it stays in the record, voided with the shares it paid;

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
-from napledger.core.ledger import Transfer
+from napledger.core.ledger import Payment
 
 # The read model is the core's (napledger/core/read/), named here for the front ends.
 from napledger.core.read.board import Scoreboard as Scoreboard
@@ -48,7 +48,7 @@ class Seated(NamedTuple):
 
 
 class Closed(NamedTuple):
-    transfers: Sequence[Transfer]  # the pot shared out (none when carried)
+    payments: Sequence[Payment]  # the pot shared out (none when carried)
     scoreboard: Scoreboard
 
 

@@ -43,7 +43,7 @@ class DealView:
     number: int
     label: str  # "5", or "5.2" for deal 5's second version
     text: str
-    payments: tuple[tuple[str, int], ...]  # seat order, the pot last
+    changes: tuple[tuple[str, int], ...]  # seat order, the pot last
 
 
 @dataclass(frozen=True)
@@ -198,7 +198,7 @@ def board(
     # The timeline's last rows, as hands lists them (napledger.core.read.timeline).
     rows = history.last_rows(recent)
     deals = [
-        DealView(d.number, d.label, describe(t.rules, d.deal), history.payments(d))
+        DealView(d.number, d.label, describe(t.rules, d.deal), history.changes(d))
         for d in live
         if d.deal is not None  # the API scores strictly: a live deal has its record
     ]

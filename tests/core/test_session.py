@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from napledger.core import session as core
 from napledger.core.errors import NapError
-from napledger.core.ledger import POT, Transfer, balances, postings
+from napledger.core.ledger import POT, Payment, balances, postings
 from napledger.core.options import DealOptions
 from napledger.core.rules import Rules, load_preset
 from napledger.core.rules.scoring import replay
@@ -195,7 +195,7 @@ def test_an_amend_scores_the_later_deals_again_and_says_only_what_changed():
     assert done.postings["Ben"] > 0 and t.state.last_live == t.live[-1]
     fresh = replay(CLASSIC, [d.deal for d in t.live])
     assert nonzero(balances([done.postings], start=before)) == nonzero(t.state.totals)
-    assert nonzero(t.state.totals) == nonzero(balances([postings(s.transfers) for s in fresh]))
+    assert nonzero(t.state.totals) == nonzero(balances([postings(s.payments) for s in fresh]))
     with pytest.raises(NapError, match="that is what deal 1 already says"):
         t.amend(1, DealOptions(tricks=5))
 
@@ -228,10 +228,10 @@ def test_join_and_leave_keep_within_the_game_s_limits():
 
 def test_a_close_splits_gives_or_carries_the_pot_and_reopen_takes_it_back():
     t = table(players=("Ann", "Ben", "Cat"), carry=carry_source(chip_value=Decimal(1), currency=""))
-    assert core.close_plan(t.state, "ben").transfers == (Transfer(POT, "Ben", 7),)
-    assert core.close_plan(t.state, "carry").transfers == ()
+    assert core.close_plan(t.state, "ben").payments == (Payment(POT, "Ben", 7),)
+    assert core.close_plan(t.state, "carry").payments == ()
     split = core.close_plan(t.state, " Split ")
-    assert split.pot_to == "split" and postings(split.transfers) == {
+    assert split.pot_to == "split" and postings(split.payments) == {
         POT: -7,
         "Ann": 3,
         "Ben": 2,
@@ -330,9 +330,9 @@ def test_any_evening_keeps_every_chip(rules, opening_pot, data):
         assert nonzero(balances([done.postings], start=before.totals)) == nonzero(t.state.totals)
         # ... and the state stands where a fresh scoring of the live deals puts it.
         fresh = replay(rules, [d.deal for d in t.live], opening_pot)
-        scored = [postings(s.transfers) for s in fresh]
+        scored = [postings(s.payments) for s in fresh]
         for kept, again in zip(t.live, fresh, strict=True):
-            assert nonzero(kept.entries) == nonzero(postings(again.transfers))
+            assert nonzero(kept.entries) == nonzero(postings(again.payments))
             assert kept.pot_after == again.pot_after
         assert nonzero(t.state.totals) == nonzero(balances([*scored, t.shares]))
         pot = fresh[-1].pot_after if fresh else opening_pot

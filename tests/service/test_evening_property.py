@@ -104,7 +104,7 @@ def check_the_money(s: SessionAPI) -> None:
     live = [d for d in history.deals if d.live]
     for d in history.deals:
         assert imbalance(d.entries) == 0, d
-        assert nonzero(d.entries) == nonzero(postings(d.transfers)), d
+        assert nonzero(d.entries) == nonzero(postings(d.payments)), d
         assert d.entries == {} or d.live, d  # a voided or replaced deal keeps no entries
     for close in history.closes:
         assert imbalance(close.shares) == 0, close

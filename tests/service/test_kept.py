@@ -63,7 +63,7 @@ def take(s: SessionAPI, kind: str, *args) -> None:
 
 def scored(history):
     return [
-        (d.id, d.label, d.status, d.deal, d.pot_before, d.pot_after, d.transfers, dict(d.entries))
+        (d.id, d.label, d.status, d.deal, d.pot_before, d.pot_after, d.payments, dict(d.entries))
         for d in history.deals
     ]
 
@@ -78,7 +78,7 @@ def assert_kept_is_full(kept: KeptHistory, s: SessionAPI) -> None:
     assert settlement == s.settlement()  # Decimal money, compared exactly
     assert list(kept.revisions()) == s.deals_since(0)
     for d in history.deals:  # and the money still adds up, deal by deal
-        assert imbalance(postings(d.transfers)) == 0
+        assert imbalance(postings(d.payments)) == 0
 
 
 @settings(max_examples=25, deadline=None)
