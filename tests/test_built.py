@@ -52,7 +52,7 @@ def test_a_built_scored_deal_is_the_one_its_init_makes():
         pot_before=4,
         pot_after=None,
         stored_pot_after=0,
-        entries={"Ben": 10},
+        changes={"Ben": 10},
         recorded_at=None,
         error=None,
         rules=load_preset("classic"),

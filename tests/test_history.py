@@ -12,7 +12,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from napledger.core.ledger import imbalance, postings
+from napledger.core.ledger import changes_from, imbalance
 from napledger.core.read.history import Revision, final_pot, score_history
 from napledger.core.rules.scoring import replay
 
@@ -42,7 +42,7 @@ def test_the_history_is_the_replay_of_the_live_deals(evening, statuses):
         if scored.live:
             want = next(expected)
             assert scored.payments == want.payments and scored.pot_after == want.pot_after
-            assert imbalance(postings(scored.payments)) == 0
+            assert imbalance(changes_from(scored.payments)) == 0
         else:
             assert scored.payments == () and scored.pot_after is None
     last = replay(rules, live, opening)[-1].pot_after if live else opening

@@ -23,7 +23,7 @@ class Payment:
     chips: int
 
 
-def postings(payments: Iterable[Payment]) -> dict[str, int]:
+def changes_from(payments: Iterable[Payment]) -> dict[str, int]:
     """Each account's net change in chips; an account that nets to zero still appears."""
     net: Counter[str] = Counter()
     for t in payments:
@@ -32,17 +32,17 @@ def postings(payments: Iterable[Payment]) -> dict[str, int]:
     return dict(net)
 
 
-def imbalance(entries: Mapping[str, int]) -> int:
-    """What a deal's postings fail to balance by: 0 for every honest deal."""
-    return sum(entries.values())
+def imbalance(changes: Mapping[str, int]) -> int:
+    """What a deal's changes fail to balance by: 0 for every honest deal."""
+    return sum(changes.values())
 
 
 def balances(
     deals: Iterable[Mapping[str, int]], start: Mapping[str, int] | None = None
 ) -> dict[str, int]:
     total: Counter[str] = Counter(start or {})
-    for entries in deals:
-        total.update(entries)
+    for changes in deals:
+        total.update(changes)
     return dict(total)
 
 

@@ -529,9 +529,9 @@ class SessionAPI:
             )
             if first is not None and first.deal is not None:
                 expect.still_as_recorded(expect_number, versions)  # never a stale answer
-                return DealResult(first.number, 1, first.deal, first.entries, b.scoreboard())
+                return DealResult(first.number, 1, first.deal, first.changes, b.scoreboard())
         recorded = b.record(options)
-        return DealResult(recorded.number, 1, recorded.deal, recorded.postings, b.scoreboard())
+        return DealResult(recorded.number, 1, recorded.deal, recorded.changes, b.scoreboard())
 
     def pass_(
         self, options: DealOptions | None = None, expect_number: int | None = None
@@ -558,11 +558,13 @@ class SessionAPI:
             versions = b.revisions(number)
             live = expect.amended_already(state, number, options, expect_revision, versions)
             if live is not None and live.deal is not None:
-                return DealResult(number, live.revision, live.deal, live.entries, b.scoreboard())
+                return DealResult(number, live.revision, live.deal, live.changes, b.scoreboard())
         if expect_next is not None:
             expect.nothing_recorded_since(state, expect_next)
         amended = b.amend(number, options)
-        return DealResult(number, amended.revision, amended.deal, amended.entries, b.scoreboard())
+        return DealResult(
+            number, amended.revision, amended.deal, amended.new_changes, b.scoreboard()
+        )
 
     def undo(self, expected: int | None = None, expect_revision: int | None = None) -> Voided:
         """Void the last live deal; with `expected`, only if that is still its number (a
@@ -660,7 +662,7 @@ class StreamedDeals:
     """A session's deals, scored as they are read from the store, each time they are
     iterated: one query read in batches, so a long history never sits in memory. What
     they paid is derived from the records like everything else; `verify` checks that it
-    agrees with the stored postings."""
+    agrees with the stored changes."""
 
     def __init__(self, store: SessionStore) -> None:
         self._store = store

@@ -105,7 +105,7 @@ def _hands_json(history: History) -> list[dict[str, Any]]:
                     }
                     for x in d.payments
                 ],
-                "changes": dict(d.entries) if d.live else {},
+                "changes": dict(d.changes) if d.live else {},
                 "recorded_at": _stamp(d).isoformat(timespec="seconds"),
             }
         )

@@ -3,7 +3,7 @@
 The server's live page would otherwise score the whole evening again at every change
 (184 ms at 5,000 deals). While only new deals arrive, the common case at the table, the
 kept history scores just those, from the pot and the pass the deals before them left, and
-adds their postings to the totals it keeps; any other change (an undo, an amend, a join or
+adds their changes to the totals it keeps; any other change (an undo, an amend, a join or
 leave, a close or reopen) reads the session afresh. `tests/store/test_kept.py` checks that
 an extended history is the one a full reading gives.
 """
@@ -159,15 +159,15 @@ class KeptHistory:
             or rows[-1].number != mark[0]  # another change came in while reading
         ):
             return False
-        entries = _entries(store.db, [r.id for r in rows])
-        records = revisions(DealRecord(*r)._replace(entries=entries.get(r.id, {})) for r in rows)
+        changes = _changes(store.db, [r.id for r in rows])
+        records = revisions(DealRecord(*r)._replace(changes=changes.get(r.id, {})) for r in rows)
         before = next((d for d in reversed(self._scored) if d.live), None)
         pot = row.opening_pot if before is None or before.pot_after is None else before.pot_after
         passed = before is not None and before.deal is not None and before.deal.bid is None
         scored = score_history(store.rules(), records, pot, after_pass=passed)
         for deal in scored:
             self._add(deal)
-            for account, chips in deal.entries.items():
+            for account, chips in deal.changes.items():
                 self._totals[account] = self._totals.get(account, 0) + chips
         return True
 
@@ -187,7 +187,7 @@ class KeptHistory:
         self._last_number = deal.number
         start = self._steps[-1][1] if self._steps else {}
         seated = deal.deal.seated if deal.deal is not None else ()
-        self._steps.append((deal.label, balances([deal.entries], start=start), seated))
+        self._steps.append((deal.label, balances([deal.changes], start=start), seated))
 
 
 class KeptTotals(SessionStore):
@@ -202,7 +202,7 @@ class KeptTotals(SessionStore):
         return dict(self.totals)
 
 
-def _entries(db: Session, deal_ids: list[int]) -> dict[int, dict[str, int]]:
+def _changes(db: Session, deal_ids: list[int]) -> dict[int, dict[str, int]]:
     out: dict[int, dict[str, int]] = {}
     query = select(E.deal_id, E.account, E.chips).where(E.deal_id.in_(deal_ids))
     for deal_id, account, chips in db.execute(query).all():

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from napledger.core.errors import DealError
-from napledger.core.ledger import POT, imbalance, postings
+from napledger.core.ledger import POT, changes_from, imbalance
 from napledger.core.rules import Deal, Rules, list_presets, load_preset, score_deal
 from napledger.core.rules.scoring import replay
 
@@ -99,7 +99,7 @@ def test_every_deal_sums_to_zero_and_the_pot_never_goes_negative(evening):
     rules, deal_list, opening = evening
     pot = opening
     for scored in replay(rules, deal_list, opening):
-        entries = postings(scored.payments)
+        entries = changes_from(scored.payments)
         assert imbalance(entries) == 0
         assert all(t.chips > 0 and t.payer != t.payee for t in scored.payments)
         pot += entries.get(POT, 0)
@@ -174,7 +174,7 @@ def test_the_bidder_wins_or_loses_exactly_the_stake_table(data):
     deal = data.draw(deals(plain))
     if deal.bid is None:
         return
-    net = postings(score_deal(plain, deal, 0))
+    net = changes_from(score_deal(plain, deal, 0))
     assert net.get(deal.bidder, 0) == expected_bidder_net(plain, deal)
     if deal.revoker and deal.revoker != deal.bidder:
         assert net[deal.revoker] == -expected_bidder_net(plain, deal)

@@ -75,8 +75,8 @@ def test_history_keeps_voided_and_replaced_revisions_with_derived_transfers(data
         ("Cy", "Ann", 3),
     }
     assert live.pot_after == live.stored_pot_after == 0
-    assert dict(live.entries) == {"Ann": 6, "Bob": -3, "Cy": -3}
-    assert voided.voided and not voided.entries
+    assert dict(live.changes) == {"Ann": 6, "Bob": -3, "Cy": -3}
+    assert voided.voided and not voided.changes
 
 
 def test_join_leave_void_and_close(database):

@@ -17,7 +17,7 @@ from functools import cached_property
 from itertools import islice
 from typing import NamedTuple
 
-from napledger.core.ledger import POT, Payment, balances, in_seat_order, postings
+from napledger.core.ledger import POT, Payment, balances, changes_from, in_seat_order
 from napledger.core.read.board import Scoreboard
 from napledger.core.read.history import ScoredDeal
 from napledger.core.read.said import (
@@ -57,7 +57,7 @@ class CloseRecord(NamedTuple):
 
     pot_to: str  # split, carry or a player
     pot: int  # chips in the pot at the close
-    # The close's postings: the chips it moved into (+) or out of (-) each
+    # The close's changes: the chips it moved into (+) or out of (-) each
     # account, the pot's included (not what each account held at the close).
     shares: Mapping[str, int]
     live: bool
@@ -214,9 +214,9 @@ class Timeline:
     def _deal(self, d: ScoredDeal) -> Row:
         deal = d.deal
         assert deal is not None  # a strict history has read every record
-        # A voided or replaced deal keeps no entries: what it paid is scored again.
+        # A voided or replaced deal keeps no changes: what it paid is scored again.
         paid = d.payments if d.live else d.would_have_paid
-        changes = (d.entries if d.live else None) or postings(paid)
+        changes = (d.changes if d.live else None) or changes_from(paid)
         touched = {a for x in paid for a in (x.payer, x.payee)}
         in_order = tuple(in_seat_order(changes, self.players, touched))
         # A player with a payment in the deal was at the table, whatever the record says.
@@ -330,7 +330,7 @@ class History:
         if isinstance(event, CloseRecord):
             return tuple(in_seat_order(event.shares, players))
         touched = {a for x in event.payments for a in (x.payer, x.payee)}
-        return tuple(in_seat_order(event.entries, players, touched))
+        return tuple(in_seat_order(event.changes, players, touched))
 
     @cached_property
     def running(self) -> tuple[tuple[str, Mapping[str, int]], ...]:
@@ -348,7 +348,7 @@ class History:
         seated: tuple[str, ...] = self.scoreboard.seating
         for event in self.timeline:
             if isinstance(event, ScoredDeal) and event.live:
-                total = balances([event.entries], start=total)
+                total = balances([event.changes], start=total)
                 seated = event.deal.seated if event.deal is not None else seated
                 out.append((event.label, total, seated))
             elif isinstance(event, CloseRecord) and event.live:

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from napledger.core.errors import DealError
-from napledger.core.ledger import POT, Payment, postings
+from napledger.core.ledger import POT, Payment, changes_from
 from napledger.core.numbers import grouped
 from napledger.core.rules.choices import choices
 from napledger.core.rules.model import Bid, Rules
@@ -325,7 +325,7 @@ def replay(rules: Rules, deals: Iterable[Deal], pot: int = 0) -> list[Scored]:
     after_pass = False
     for deal in deals:
         payments = tuple(score_deal(rules, deal, pot, after_pass))
-        pot += postings(payments).get(POT, 0)
+        pot += changes_from(payments).get(POT, 0)
         scored.append(Scored(deal, payments, pot))
         after_pass = deal.bid is None
     return scored
