@@ -27,8 +27,8 @@ from napledger.core.words import _, pgettext
 
 if TYPE_CHECKING:
     from napledger.store.views import (
-        Closed,
         ClosePlan,
+        CloseResult,
         DealResult,
         History,
         Scoreboard,
@@ -225,7 +225,7 @@ def close_question(plan: ClosePlan) -> str:
     return question(plan)
 
 
-def closed(done: Closed) -> None:
+def closed(done: CloseResult) -> None:
     from napledger.core.read.messages import closed as said
 
     console.print(esc(said(done)))

@@ -23,11 +23,11 @@
     deal(number) -> (revision, Deal)
     record(options, expect_number=None) -> DealResult
     pass_(options, expect_number=None) -> DealResult
-    undo(expected=None, expect_revision=None) -> Voided
-    void(number, expect_revision=None) -> Voided
+    undo(expected=None, expect_revision=None) -> VoidResult
+    void(number, expect_revision=None) -> VoidResult
     amend(number, options, expect_revision=None, expect_next=None) -> DealResult
-    join(player, after=None) -> Seated
-    leave(player) -> Seated                     close(pot_to="split", agreed=None) -> Closed
+    join(player, after=None) -> SeatResult
+    leave(player) -> SeatResult                 close(pot_to="split", agreed=None) -> CloseResult
     settlement() -> Settlement                  close_plan(pot_to="split") -> ClosePlan
     reopen() -> Scoreboard
     last_change() -> tuple                      deals_since(after_id) -> [(id, "N.rev")]
@@ -75,16 +75,16 @@ from napledger.store.db import (
 from napledger.store.models import SessionRow
 from napledger.store.schema import MIGRATIONS, pending, upgrade
 from napledger.store.views import (
-    Closed,
     ClosePlan,
+    CloseResult,
     DealResult,
     History,
     Scoreboard,
-    Seated,
+    SeatResult,
     SessionInfo,
     Settlement,
     TableView,
-    Voided,
+    VoidResult,
 )
 
 if TYPE_CHECKING:
@@ -566,7 +566,7 @@ class SessionAPI:
             number, amended.revision, amended.deal, amended.new_changes, b.scoreboard()
         )
 
-    def undo(self, expected: int | None = None, expect_revision: int | None = None) -> Voided:
+    def undo(self, expected: int | None = None, expect_revision: int | None = None) -> VoidResult:
         """Void the last live deal; with `expected`, only if that is still its number (a
         page showing "Undo deal 5" must not void a deal 6 recorded elsewhere since), and
         with `expect_revision` still its version. Deal `expected` voided already: that."""
@@ -574,20 +574,20 @@ class SessionAPI:
         if expected is not None and expect.undo_expected(
             b.state(), expected, expect_revision, b.revisions(expected)
         ):
-            return Voided(expected, self.scoreboard())
+            return VoidResult(expected, self.scoreboard())
         gone = b.undo()
-        return Voided(gone.number, self.scoreboard())
+        return VoidResult(gone.number, self.scoreboard())
 
-    def void(self, number: int, expect_revision: int | None = None) -> Voided:
+    def void(self, number: int, expect_revision: int | None = None) -> VoidResult:
         """Void deal `number`; with `expect_revision`, only if that is still its version
         (voided already: that)."""
         b = self._writable()
         if expect_revision is not None and expect.void_expected(
             number, expect_revision, b.revisions(number)
         ):
-            return Voided(number, self.scoreboard())
+            return VoidResult(number, self.scoreboard())
         gone = b.void(number)
-        return Voided(gone.number, self.scoreboard())
+        return VoidResult(gone.number, self.scoreboard())
 
     # Seats and closes may name what the page or terminal saw: the seating's version (how
     # many changes to who sits) or the closes so far. A repeat is answered with what it
@@ -604,19 +604,19 @@ class SessionAPI:
 
     def join(
         self, player: str, after: str | None = None, expect_seating: int | None = None
-    ) -> Seated:
+    ) -> SeatResult:
         b = self._writable()
         if expect_seating is not None and self._seated_already("join", player, expect_seating):
-            return Seated(b.roster()[-1].player, self.scoreboard())
+            return SeatResult(b.roster()[-1].player, self.scoreboard())
         name = b.join(player, after)
-        return Seated(name, self.scoreboard())
+        return SeatResult(name, self.scoreboard())
 
-    def leave(self, player: str, expect_seating: int | None = None) -> Seated:
+    def leave(self, player: str, expect_seating: int | None = None) -> SeatResult:
         b = self._writable()
         if expect_seating is not None and self._seated_already("leave", player, expect_seating):
-            return Seated(b.roster()[-1].player, self.scoreboard())
+            return SeatResult(b.roster()[-1].player, self.scoreboard())
         name = b.leave(player)
-        return Seated(name, self.scoreboard())
+        return SeatResult(name, self.scoreboard())
 
     def _seated_already(self, kind: str, player: str, seen: int) -> bool:
         b = self.store
@@ -631,7 +631,7 @@ class SessionAPI:
         pot_to: str = "split",
         agreed: str | None = None,
         expect_closes: int | None = None,
-    ) -> Closed:
+    ) -> CloseResult:
         """Close; with `agreed` (the digest of the plan a person agreed to: ClosePlan.digest),
         only if it still holds; with `expect_closes`, only if the session was closed that
         many times before (this close made already: its answer again)."""
@@ -642,9 +642,9 @@ class SessionAPI:
             if expect.close_expected(state.closed, [c.live for c in closes], expect_closes):
                 last = closes[-1]
                 payments = close_payments(last.pot, state.seating, last.pot_to)
-                return Closed(tuple(payments), self.scoreboard())
+                return CloseResult(tuple(payments), self.scoreboard())
         plan = self._writable().close(pot_to, agreed)
-        return Closed(plan.payments, self.scoreboard())
+        return CloseResult(plan.payments, self.scoreboard())
 
     def reopen(self, expect_close: int | None = None) -> Scoreboard:
         """Take back the close: it stays in the record, voided with the shares it paid;

@@ -35,19 +35,26 @@ class DealResult(NamedTuple):
     scoreboard: Scoreboard
 
 
-class Voided(NamedTuple):
+class VoidResult(NamedTuple):
+    """A deal voided or undone, as the service answers a front end (the core's `Voided` is
+    the action's outcome the store saves): its number, and the scoreboard after it."""
+
     number: int
     scoreboard: Scoreboard
 
 
-class Seated(NamedTuple):
-    """A join or a leave: the player as the book spells them."""
+class SeatResult(NamedTuple):
+    """A join or a leave, as the service answers a front end (the core's `Seated` is the
+    action's outcome): the player as the book spells them, and the scoreboard after it."""
 
     player: str
     scoreboard: Scoreboard
 
 
-class Closed(NamedTuple):
+class CloseResult(NamedTuple):
+    """A close, as the service answers a front end (the core's `Closed` is the action's
+    outcome): the pot's payments to the players, and the scoreboard after it."""
+
     payments: Sequence[Payment]  # the pot shared out (none when carried)
     scoreboard: Scoreboard
 

@@ -35,8 +35,9 @@ class DealResult(Protocol):
     def scoreboard(self) -> Scoreboard: ...
 
 
-class Closed(Protocol):
-    """A close, as the action gives it back: the pot's shares (none when carried)."""
+class CloseResult(Protocol):
+    """A close, as the service gives it back (`store.views.CloseResult`; not the core's
+    `session.Closed`, which the store saves): the pot's shares (none when carried)."""
 
     @property
     def payments(self) -> Sequence[Payment]: ...
@@ -136,7 +137,7 @@ def close_question(plan: ClosePlan) -> str:
     )
 
 
-def closed(done: Closed) -> str:
+def closed(done: CloseResult) -> str:
     board = done.scoreboard
     if board.session.pot_to == "carry":
         pot = _("stays in the box for the next session (--carry-from)")
