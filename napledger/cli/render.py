@@ -26,14 +26,11 @@ from napledger.core.words import _, pgettext
 # The `--json` documents are the store's, so the page serves the very same ones.
 
 if TYPE_CHECKING:
-    from napledger.store.views import (
-        ClosePlan,
-        CloseResult,
-        DealResult,
-        History,
-        Scoreboard,
-        Settlement,
-    )
+    from napledger.core.read.board import Scoreboard
+    from napledger.core.read.settlement import Settlement
+    from napledger.core.read.timeline import History
+    from napledger.core.session import ClosePlan
+    from napledger.store.views import CloseResult, DealResult
 
 # No emoji codes: a name like ":x:" is shown as typed, and Rich's emoji table is not loaded.
 console = Console(highlight=False, emoji=False)

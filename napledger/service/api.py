@@ -55,11 +55,14 @@ from napledger.core import expect
 from napledger.core.errors import NapError
 from napledger.core.money import places
 from napledger.core.options import DealOptions
+from napledger.core.read.board import Scoreboard, SessionInfo
 from napledger.core.read.history import ScoredDeal, score_history, scored_deals
 from napledger.core.read.report import SessionReport
+from napledger.core.read.settlement import Settlement
+from napledger.core.read.timeline import History
 from napledger.core.rules import Deal, Rules
 from napledger.core.rules.scoring import close_payments
-from napledger.core.session import pass_options, still_open
+from napledger.core.session import ClosePlan, pass_options, still_open
 from napledger.core.words import _
 from napledger.store import identity
 from napledger.store.book import Book, SessionStore, net_money, session_info
@@ -74,18 +77,7 @@ from napledger.store.db import (
 )
 from napledger.store.models import SessionRow
 from napledger.store.schema import MIGRATIONS, pending, upgrade
-from napledger.store.views import (
-    ClosePlan,
-    CloseResult,
-    DealResult,
-    History,
-    Scoreboard,
-    SeatResult,
-    SessionInfo,
-    Settlement,
-    TableView,
-    VoidResult,
-)
+from napledger.store.views import CloseResult, DealResult, SeatResult, TableView, VoidResult
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection, Engine

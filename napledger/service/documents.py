@@ -12,12 +12,14 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from napledger.core.money import money_chips, money_text
+from napledger.core.read.board import Scoreboard, SessionInfo
 from napledger.core.read.history import ScoredDeal
+from napledger.core.read.settlement import Settlement
+from napledger.core.read.timeline import History
 from napledger.core.rules import Deal
 from napledger.core.rules.scoring import outcome
 from napledger.core.tally import Figures, PlayerFigures
 from napledger.core.words import speaking
-from napledger.store.views import History, Scoreboard, SessionInfo, Settlement
 
 if TYPE_CHECKING:
     from napledger.service.api import SessionAPI

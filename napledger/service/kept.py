@@ -19,12 +19,13 @@ from sqlmodel import Session
 
 from napledger.core.ledger import POT, balances
 from napledger.core.read.history import ScoredDeal, score_history
+from napledger.core.read.settlement import Settlement
+from napledger.core.read.timeline import History
 from napledger.service.api import SessionAPI, settlement
 from napledger.service.watch import fingerprint
 from napledger.store.book import SessionStore
 from napledger.store.codec import DealRecord, revisions
 from napledger.store.models import deals, entries
-from napledger.store.views import History, Settlement
 
 D = deals.c
 E = entries.c

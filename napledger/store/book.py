@@ -27,7 +27,9 @@ from napledger.core.ledger import POT
 from napledger.core.names import clean_player
 from napledger.core.numbers import is_whole
 from napledger.core.options import DealOptions
+from napledger.core.read.board import Scoreboard, SessionInfo
 from napledger.core.read.history import Revision
+from napledger.core.read.timeline import CloseRecord
 from napledger.core.rules import Rules, rules_from_dict
 from napledger.core.rules.load import rules_to_dict
 from napledger.core.rules.model import fold
@@ -45,7 +47,6 @@ from napledger.store.models import meta as META
 from napledger.store.models import players as PLAYERS
 from napledger.store.models import roster as ROSTER
 from napledger.store.models import sessions as SESSIONS
-from napledger.store.views import CloseRecord, Scoreboard, SessionInfo
 
 STREAM_BATCH = 1_000  # deal rows a streamed reading fetches at a time
 

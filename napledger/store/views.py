@@ -3,8 +3,8 @@
 Those with nothing worked out lazily are named tuples: a frozen dataclass costs every
 command that imports the store about a millisecond to define (issue #23).
 
-`ClosePlan` is the core's (napledger/core/session.py), and the read model (the board, the
-history, a settlement) napledger/core/read/'s, named here for the front ends.
+The plan of a close is the core's (`napledger.core.session.ClosePlan`) and the read model
+(the board, the history, a settlement) is napledger/core/read/'s: import them from there.
 """
 
 from __future__ import annotations
@@ -13,16 +13,8 @@ from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from napledger.core.ledger import Payment
-
-# The read model is the core's (napledger/core/read/), named here for the front ends.
-from napledger.core.read.board import Scoreboard as Scoreboard
-from napledger.core.read.board import SessionInfo as SessionInfo
-from napledger.core.read.board import Standing as Standing
-from napledger.core.read.settlement import Settlement as Settlement
-from napledger.core.read.timeline import CloseRecord as CloseRecord
-from napledger.core.read.timeline import History as History
+from napledger.core.read.board import Scoreboard
 from napledger.core.rules import Deal, Rules
-from napledger.core.session import ClosePlan as ClosePlan  # named here for the front ends
 
 
 class DealResult(NamedTuple):

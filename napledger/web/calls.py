@@ -25,11 +25,12 @@ from napledger.core.words import _
 from napledger.service.api import Database, Transaction
 
 if TYPE_CHECKING:
-    from napledger.core.read.timeline import Row
+    from napledger.core.read.board import Scoreboard, Standing
+    from napledger.core.read.settlement import Settlement
+    from napledger.core.read.timeline import History, Row
     from napledger.core.rules import Rules
     from napledger.core.rules.fields import SettingField
     from napledger.service.kept import KeptHistory
-    from napledger.store.views import History, Scoreboard, Settlement, Standing
 
 T = TypeVar("T")
 # How the templates write what the read model holds: the same functions as the terminal's.

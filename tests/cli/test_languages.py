@@ -310,8 +310,8 @@ def test_help_is_translated_where_typer_takes_it(tmp_path):
 def test_close_asks_in_the_language_spoken(lang, split, carry, empty):
     from napledger.core.ledger import POT, Payment
     from napledger.core.read.messages import close_question
+    from napledger.core.session import ClosePlan
     from napledger.core.words import speaking
-    from napledger.store.views import ClosePlan
 
     name = "пятница" if lang == "ru" else "pytanie"
     shares = (Payment(POT, "Борис", 3), Payment(POT, "Гена", 2))

@@ -11,12 +11,12 @@ import pytest
 from napledger.core.errors import NapError
 from napledger.core.ledger import POT
 from napledger.core.options import DealOptions
+from napledger.core.read.board import Scoreboard
 from napledger.core.read.history import ScoredDeal
 from napledger.core.rules import load_preset
 from napledger.core.seating import RosterChange
 from napledger.core.tally import PlayerFigures
 from napledger.service.api import Database
-from napledger.store.views import Scoreboard
 
 
 @pytest.fixture
