@@ -38,9 +38,9 @@ from napledger.export.cells import (
     money_format,
     money_label,
 )
-from napledger.export.history import Written
 from napledger.export.sheet import MONEY, SIGNED, Column, Sheet
 from napledger.export.style import TOTAL
+from napledger.export.timeline import Written
 
 NAME_WIDTH = (12.0, 30.0)  # the first columns hold names: at least, at most
 

@@ -127,7 +127,7 @@ def deal_columns(players: Sequence[str]) -> list[Column]:
     return [*columns, *DEAL_TAIL_COLUMNS]
 
 
-def write_history(
+def write_timeline(
     sessions: Sequence[SessionReport],
     deals: Sheet,
     ledger: Sheet,
