@@ -41,7 +41,7 @@ def build_database(path: Path, deals: int, seed: int = 1) -> None:
     """One session of ``deals`` deals, scored and posted as `hand` would post them."""
     from sqlalchemy import insert
 
-    from napledger.core.ledger import POT, postings
+    from napledger.core.ledger import POT, changes_from
     from napledger.core.options import DealOptions, make_deal
     from napledger.core.rules import Deal, score_deal
     from napledger.core.rules.load import load_rules
@@ -88,7 +88,7 @@ def build_database(path: Path, deals: int, seed: int = 1) -> None:
             revisions.append(("live", deal, True))
         for revision, (status, record, live) in enumerate(revisions, 1):
             deal_id += 1
-            changes = postings(score_deal(rules, record, pot)) if live else {}
+            changes = changes_from(score_deal(rules, record, pot)) if live else {}
             after = pot + changes.get(POT, 0)
             deal_rows.append(
                 dict(

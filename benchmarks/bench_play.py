@@ -42,7 +42,7 @@ from typing import Any
 from sqlalchemy import event, func, insert, select
 
 from napledger import start
-from napledger.core.ledger import postings
+from napledger.core.ledger import changes_from
 from napledger.core.options import DealOptions, make_deal
 from napledger.core.rules import Deal, load_preset
 from napledger.core.rules.scoring import replay
@@ -67,7 +67,7 @@ FEW, MANY, TRIES = 10, 60, 5
 
 def build(url: str, name: str, deals: int) -> None:
     """A session of `deals` deals, scored by the rules and written in bulk as the book
-    writes them (records, postings, the pot after each)."""
+    writes them (records, changes, the pot after each)."""
     rules = load_preset("classic")
     with Database(url) as database, database.write() as tx:
         tx.new_session(name, rules, list(PLAYERS), Decimal("0.05"), "GBP")
@@ -90,7 +90,7 @@ def build(url: str, name: str, deals: int) -> None:
             )
             entry_rows += [
                 {"session_id": row.id, "deal_id": base + number, "account": a, "chips": c}
-                for a, c in postings(scored.transfers).items()
+                for a, c in changes_from(scored.payments).items()
                 if c
             ]
         if deal_rows:

@@ -379,10 +379,10 @@ def seed(url: str, sessions: dict[str, int]) -> dict[str, int]:
     from napledger.service.api import Database
 
     ids = {}
-    with Database(url) as database, database.write() as ledger:
+    with Database(url) as database, database.write() as tx:
         for name, deals in sessions.items():
-            ledger.new_session(name, load_preset("classic"), PLAYERS, Decimal("0.05"), "GBP")
-            s = ledger.session(name)
+            tx.new_session(name, load_preset("classic"), PLAYERS, Decimal("0.05"), "GBP")
+            s = tx.session(name)
             for n in range(deals):
                 s.record(deal_options(n, DealOptions))
             ids[name] = s.info.id
@@ -406,14 +406,14 @@ class Writer:
 
     def dealt(self, session: int) -> int:
         """The number of the session's last deal: the next one's label is one more."""
-        with self.database.read() as ledger:
-            return ledger.session(str(session)).view().number - 1
+        with self.database.read() as tx:
+            return tx.session(str(session)).view().number - 1
 
     def elsewhere(self, session: int, n: int) -> None:
         from napledger.core.options import DealOptions
 
-        with self.database.write() as ledger:
-            ledger.session(str(session)).record(deal_options(n, DealOptions))
+        with self.database.write() as tx:
+            tx.session(str(session)).record(deal_options(n, DealOptions))
 
     def keeper(self, session: int, n: int) -> None:
         made = n % 3 > 0

@@ -4,7 +4,7 @@ Run from the repository root: ``PYTHONPATH=. python benchmarks/bench_stats.py [-
 
 The history is made the way the book makes it: sessions through ``Book.create``, deals
 scored by the rules' own ``replay`` and written as the book writes them (records,
-postings, pot after each deal), only in bulk. Players come from a club of 14, across all
+changes, pot after each deal), only in bulk. Players come from a club of 14, across all
 three presets and two currencies, with pools, peeps, purchases, revokes, passed-out
 deals, a few voided deals and closes. Then it times ``stats`` in-process and as a
 whole command (the figure the budget is about), JSON and tables, each against
@@ -29,7 +29,7 @@ from pathlib import Path
 
 from sqlalchemy import insert, update
 
-from napledger.core.ledger import postings
+from napledger.core.ledger import changes_from
 from napledger.core.rules import Deal, Rules, load_preset
 from napledger.core.rules.load import with_overrides
 from napledger.core.rules.scoring import replay
@@ -128,7 +128,7 @@ def build(url: str, seed: int = 6) -> int:
                     pot = s.pot_after
                     entry_rows += [
                         {"session_id": row.id, "deal_id": deal_id, "account": a, "chips": c}
-                        for a, c in postings(s.transfers).items()
+                        for a, c in changes_from(s.payments).items()
                         if c
                     ]
                 deal_rows.append(

@@ -52,7 +52,7 @@ def test_a_built_scored_deal_is_the_one_its_init_makes():
         pot_before=4,
         pot_after=None,
         stored_pot_after=0,
-        entries={"Ben": 10},
+        changes={"Ben": 10},
         recorded_at=None,
         error=None,
         rules=load_preset("classic"),
@@ -61,4 +61,4 @@ def test_a_built_scored_deal_is_the_one_its_init_makes():
     assert set(fields) == {f.name for f in dataclasses.fields(ScoredDeal)}
     made = built(ScoredDeal, **fields)
     assert made == ScoredDeal(**fields)
-    assert made.transfers == ScoredDeal(**fields).transfers  # its cached figures work alike
+    assert made.payments == ScoredDeal(**fields).payments  # its cached figures work alike

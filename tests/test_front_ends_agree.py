@@ -308,7 +308,7 @@ def test_an_amended_deal_a_gain_a_loss_and_the_pot_read_alike_in_all_four(nap, t
     amended = next(d for d in history.deals if d.revision == 2)
     label = deal_label(amended.number, amended.revision)
     with speaking(lang):
-        paid = [f"{account_name(a)} {signed(c)}" for a, c in history.payments(amended)]
+        paid = [f"{account_name(a)} {signed(c)}" for a, c in history.changes(amended)]
         order = [line.player for line in board.standings]
         lines = {
             line.player: (signed(line.chips), board.shown_money(line.chips, signed=True))
@@ -316,7 +316,7 @@ def test_an_amended_deal_a_gain_a_loss_and_the_pot_read_alike_in_all_four(nap, t
         }
     assert label == "1.2" and order == by_chips(board.players, board.chips)
     assert min(board.chips.values()) < 0 < max(board.chips.values())  # a gain and a loss
-    assert history.payments(amended)[-1][0] == "pot"  # the pot last, having gained
+    assert history.changes(amended)[-1][0] == "pot"  # the pot last, having gained
 
     # The terminal: hands names the amended deal and its payments; table's order and signs.
     hands = nap(f"--lang {lang} hands").stdout
@@ -351,7 +351,7 @@ def test_an_amended_deal_a_gain_a_loss_and_the_pot_read_alike_in_all_four(nap, t
     deals = shown_sheet(workbook, tmp_path, "Deals" if lang == "en" else "Сдачи")
     header = deals[0]
     found = next(r for r in deals if r[1] == label)
-    for player, chips in history.payments(amended):
+    for player, chips in history.changes(amended):
         if player != "pot":
             change = next(i for i, h in enumerate(header) if h.startswith(player))
             with speaking(lang):
@@ -499,7 +499,7 @@ def test_an_evening_with_a_reopened_close_and_a_carried_pot_reads_alike_everywhe
 
     for name, rows in core.items():  # the rows' money: zero-sum, ending at the board
         counted = [r for r in rows if r.counts]
-        assert all(sum(c for _, c in r.payments) == 0 for r in counted), name
+        assert all(sum(c for _, c in r.changes) == 0 for r in counted), name
         last = dict(counted[-1].totals or {}) if counted else {}
         assert {p: c for p, c in last.items() if p != "pot" and c} == {
             p: c for p, c in boards[name].chips.items() if c

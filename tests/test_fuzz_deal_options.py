@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from napledger.core.errors import NapError
-from napledger.core.ledger import imbalance, postings
+from napledger.core.ledger import changes_from, imbalance
 from napledger.core.options import DealOptions, make_deal
 from napledger.core.rules import Deal, list_presets, load_preset, score_deal
 from napledger.core.rules.load import with_overrides
@@ -57,8 +57,8 @@ def test_any_hand_options(
     )
     try:
         deal = make_deal(options, rules, fresh, everyone)
-        transfers = score_deal(rules, deal, pot)
+        payments = score_deal(rules, deal, pot)
     except NapError:
         return
-    assert imbalance(postings(transfers)) == 0
-    assert all(t.chips > 0 for t in transfers)
+    assert imbalance(changes_from(payments)) == 0
+    assert all(t.chips > 0 for t in payments)

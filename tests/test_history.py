@@ -1,8 +1,8 @@
 """Property: the one history scores a session exactly as the rules do, deal after deal.
 
 Voided and replaced revisions pay nothing and leave the pot alone; every live deal's
-transfers sum to zero; and the lazy reading `stats` uses (stored pots, scored on demand)
-gives the very transfers the full replay gives, wherever the stored pots are honest.
+payments sum to zero; and the lazy reading `stats` uses (stored pots, scored on demand)
+gives the very payments the full replay gives, wherever the stored pots are honest.
 """
 
 import importlib.util
@@ -12,7 +12,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from napledger.core.ledger import imbalance, postings
+from napledger.core.ledger import changes_from, imbalance
 from napledger.core.read.history import Revision, final_pot, score_history
 from napledger.core.rules.scoring import replay
 
@@ -41,10 +41,10 @@ def test_the_history_is_the_replay_of_the_live_deals(evening, statuses):
         assert scored.deal == record.deal
         if scored.live:
             want = next(expected)
-            assert scored.transfers == want.transfers and scored.pot_after == want.pot_after
-            assert imbalance(postings(scored.transfers)) == 0
+            assert scored.payments == want.payments and scored.pot_after == want.pot_after
+            assert imbalance(changes_from(scored.payments)) == 0
         else:
-            assert scored.transfers == () and scored.pot_after is None
+            assert scored.payments == () and scored.pot_after is None
     last = replay(rules, live, opening)[-1].pot_after if live else opening
     assert final_pot(history, opening) == last
 
@@ -54,5 +54,5 @@ def test_the_history_is_the_replay_of_the_live_deals(evening, statuses):
         for r, s in zip(records, history, strict=True)
     ]
     lazy = score_history(rules, honest, opening, stored_pots=True)
-    assert [d.transfers for d in lazy] == [d.transfers for d in history]
-    assert all(d.live or not d.transfers for d in lazy)
+    assert [d.payments for d in lazy] == [d.payments for d in history]
+    assert all(d.live or not d.payments for d in lazy)

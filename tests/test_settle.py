@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from napledger.core.errors import NapError
-from napledger.core.settle import EXACT_LIMIT, Payment, greedy_settle, settle
+from napledger.core.settle import EXACT_LIMIT, Transfer, greedy_settle, settle
 
 NAMES = ["Alice", "Bob", "Carol", "Dave", "Eve", "Fred", "Gwen", "Hugh", "Ivy", "pot"]
 
@@ -25,7 +25,7 @@ def balanced(draw: st.DrawFn, max_parties: int = 7, low: int = -9, high: int = 9
     return dict(zip(names, [*amounts, -sum(amounts)], strict=True))
 
 
-def settled(balances: Mapping[str, int | Decimal], plan: list[Payment]) -> bool:
+def settled(balances: Mapping[str, int | Decimal], plan: list[Transfer]) -> bool:
     """True if the plan is well formed and leaves every party at exactly zero."""
     # Fractions, because Decimal arithmetic would round long amounts to its context.
     left = {name: Fraction(value) for name, value in balances.items()}
@@ -75,16 +75,16 @@ def test_worked_example() -> None:
     plan = settle(balances)
     # No two or three of these cancel out, so four parties need three transfers.
     assert plan == [
-        Payment("C", "A", Decimal(40)),
-        Payment("C", "B", Decimal(60)),
-        Payment("D", "A", Decimal(135)),
+        Transfer("C", "A", Decimal(40)),
+        Transfer("C", "B", Decimal(60)),
+        Transfer("D", "A", Decimal(135)),
     ]
     assert settled(balances, plan)
 
 
 def test_opposites_settle_directly() -> None:
     balances = {"Alice": 7, "Bob": -7, "Carol": 5, "pot": -5}
-    assert settle(balances) == [Payment("Bob", "Alice", 7), Payment("pot", "Carol", 5)]
+    assert settle(balances) == [Transfer("Bob", "Alice", 7), Transfer("pot", "Carol", 5)]
 
 
 @given(balanced(max_parties=8, low=-200, high=200))
@@ -182,10 +182,10 @@ def test_nothing_to_settle(balances: dict[str, int | Decimal]) -> None:
 
 def test_amount_types_follow_the_input() -> None:
     ints = settle({"Alice": 3, "Bob": -3})
-    assert ints == [Payment("Bob", "Alice", 3)]
+    assert ints == [Transfer("Bob", "Alice", 3)]
     assert type(ints[0].amount) is int
     mixed = settle({"Alice": 3, "Bob": Decimal("-3.0")})
-    assert mixed == [Payment("Bob", "Alice", Decimal("3.0"))]
+    assert mixed == [Transfer("Bob", "Alice", Decimal("3.0"))]
     assert isinstance(mixed[0].amount, Decimal)
 
 

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
     from napledger.core.options import DealOptions
     from napledger.service.api import Database, SessionAPI, Transaction
-    from napledger.store.views import Seated, Voided
+    from napledger.store.views import SeatResult, VoidResult
 
 T = TypeVar("T")
 
@@ -213,7 +213,7 @@ def change(ctx: typer.Context, session: str | None, act: "Callable[[SessionAPI],
 def change_and_show(
     ctx: typer.Context,
     session: str | None,
-    act: "Callable[[SessionAPI], Voided | Seated]",
+    act: "Callable[[SessionAPI], VoidResult | SeatResult]",
     say: "Callable[[Any], str]",
 ) -> None:
     """A change that is told in one line (`say` of what it returned) above the scoreboard."""

@@ -14,9 +14,9 @@ from napledger.core.errors import NapError
 from napledger.core.words import _, ngettext, pgettext, speaking, workbook_language
 
 if TYPE_CHECKING:
+    from napledger.core.read.board import SessionInfo
     from napledger.core.read.report import SessionReport
     from napledger.service.api import Transaction
-    from napledger.store.views import SessionInfo
 
 PROGRESS_FROM = 2_000  # deals; a smaller export is done before a bar would be drawn
 

@@ -26,14 +26,11 @@ from napledger.core.words import _, pgettext
 # The `--json` documents are the store's, so the page serves the very same ones.
 
 if TYPE_CHECKING:
-    from napledger.store.views import (
-        Closed,
-        ClosePlan,
-        DealResult,
-        History,
-        Scoreboard,
-        Settlement,
-    )
+    from napledger.core.read.board import Scoreboard
+    from napledger.core.read.settlement import Settlement
+    from napledger.core.read.timeline import History
+    from napledger.core.session import ClosePlan
+    from napledger.store.views import CloseResult, DealResult
 
 # No emoji codes: a name like ":x:" is shown as typed, and Rich's emoji table is not loaded.
 console = Console(highlight=False, emoji=False)
@@ -225,7 +222,7 @@ def close_question(plan: ClosePlan) -> str:
     return question(plan)
 
 
-def closed(done: Closed) -> None:
+def closed(done: CloseResult) -> None:
     from napledger.core.read.messages import closed as said
 
     console.print(esc(said(done)))
@@ -252,7 +249,7 @@ def hand_list(history: History) -> None:
     for row in history.rows():
         dim = (lambda text: f"[dim]{text}[/]") if not row.live else (lambda text: text)
         # A reopened close keeps, greyed, the shares it had paid.
-        paid = payment_parts(row.payments) if row.counts or row.kind == CLOSING else []
+        paid = payment_parts(row.changes) if row.counts or row.kind == CLOSING else []
         pot = "" if row.pot is None else held(row.pot)
         text = esc(row.text)
         if row.kind == SEATING:
@@ -280,7 +277,7 @@ def settlement(done: Settlement) -> None:
     """Each party's net beside the payments that square it, so anyone can check the sums."""
     from rich.table import Table as RichTable
 
-    rows, net, plan, currency = done.sessions, done.net, done.payments, done.currency
+    rows, net, plan, currency = done.sessions, done.net, done.transfers, done.currency
     unit = f" {esc(currency_sign(currency))}" if currency else ""
     grid = RichTable(title=esc(settling_said([r.name for r in rows], len(plan))))
     grid.add_column(_("party"))
@@ -290,7 +287,7 @@ def settlement(done: Settlement) -> None:
         amount = net[party]
         if not amount:
             continue
-        said = [done.payment_said(p) for p in plan if party in (p.payer, p.payee)]
+        said = [done.transfer_said(p) for p in plan if party in (p.payer, p.payee)]
         grid.add_row(
             esc(account_name(party)),
             styled(1 if amount > 0 else -1, done.shown_money(amount, signed=True)),

@@ -13,13 +13,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from napledger.core.errors import NapError
-from napledger.core.ledger import account_name, imbalance, postings
+from napledger.core.ledger import account_name, changes_from, imbalance
 from napledger.core.numbers import written
 from napledger.core.read.history import Revision, ScoredDeal, final_pot, score_history
 from napledger.core.read.said import deals_counted
 from napledger.core.read.timeline import status_said
 from napledger.core.rules import rules_from_dict
-from napledger.core.rules.scoring import close_transfers
+from napledger.core.rules.scoring import close_payments
 from napledger.core.seating import Dealt, RosterChange, misdealt, seated_at
 from napledger.core.words import N_, _, ngettext
 
@@ -82,7 +82,7 @@ class StoredClose:
 
     pot_to: str
     pot: int  # chips in the pot at the close
-    # The close's postings: the chips it moved into (+) or out of (-) each
+    # The close's changes: the chips it moved into (+) or out of (-) each
     # account, the pot's included (not what each account held at the close).
     shares: Mapping[str, int]
 
@@ -124,11 +124,11 @@ def check_session(s: SessionRecords) -> list[Problem]:
     problems = numbering(s.deals, problem) + check_carried(s, problem)
     problems += check_roster(s, history, problem)
     for d in live:
-        if imbalance(d.entries):
+        if imbalance(d.changes):
             problems.append(
                 problem(
                     _("its entries sum to {chips} chips, not 0").format(
-                        chips=signed_chips(imbalance(d.entries))
+                        chips=signed_chips(imbalance(d.changes))
                     ),
                     d.number,
                 )
@@ -138,7 +138,7 @@ def check_session(s: SessionRecords) -> list[Problem]:
                 problem(_("its record cannot be scored: {error}").format(error=d.error), d.number)
             )
             continue  # the next deals go on from the pot stored here: one bad deal, one problem
-        problems += differences(d.entries, postings(d.transfers), d.number, problem)
+        problems += differences(d.changes, changes_from(d.payments), d.number, problem)
         if d.stored_pot_after != d.pot_after:
             problems.append(
                 problem(
@@ -149,7 +149,7 @@ def check_session(s: SessionRecords) -> list[Problem]:
                 )
             )
     for d in history:
-        if not d.live and d.entries:
+        if not d.live and d.changes:
             problems.append(
                 problem(
                     _("it is {status} but still has entries").format(status=status_said(d.status)),
@@ -264,7 +264,7 @@ def check_close(s: SessionRecords, pot: int, problem: ProblemMaker) -> list[Prob
                 )
             )
         )
-    expected = postings(close_transfers(pot, s.seating, pot_to))
+    expected = changes_from(close_payments(pot, s.seating, pot_to))
     for p in differences(s.closing, expected, None, problem):
         problems.append(problem(_("at the close, {problem}").format(problem=p.message)))
     for close in s.live_closes or ():

@@ -1,4 +1,4 @@
-"""Double entry: transfers between accounts (players and the pot), balances, zero-sum checks."""
+"""Double entry: payments between accounts (players and the pot), balances, zero-sum checks."""
 
 from __future__ import annotations
 
@@ -17,32 +17,32 @@ def account_name(account: str) -> str:
 
 
 @dataclass(frozen=True)
-class Transfer:
+class Payment:
     payer: str
     payee: str
     chips: int
 
 
-def postings(transfers: Iterable[Transfer]) -> dict[str, int]:
+def changes_from(payments: Iterable[Payment]) -> dict[str, int]:
     """Each account's net change in chips; an account that nets to zero still appears."""
     net: Counter[str] = Counter()
-    for t in transfers:
+    for t in payments:
         net[t.payer] -= t.chips
         net[t.payee] += t.chips
     return dict(net)
 
 
-def imbalance(entries: Mapping[str, int]) -> int:
-    """What a deal's postings fail to balance by: 0 for every honest deal."""
-    return sum(entries.values())
+def imbalance(changes: Mapping[str, int]) -> int:
+    """What a deal's changes fail to balance by: 0 for every honest deal."""
+    return sum(changes.values())
 
 
 def balances(
     deals: Iterable[Mapping[str, int]], start: Mapping[str, int] | None = None
 ) -> dict[str, int]:
     total: Counter[str] = Counter(start or {})
-    for entries in deals:
-        total.update(entries)
+    for changes in deals:
+        total.update(changes)
     return dict(total)
 
 

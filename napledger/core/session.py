@@ -4,7 +4,7 @@
 chips each account holds (the pot's included), whether it is closed, and where its deals
 stand. Each action (`record`, `pass_out`, `amend`, `void`, `undo`, `join`, `leave`,
 `close`, `reopen`, and `start` for a new session) is a function from a state and what
-the person typed to a new state, the chips it moved (`postings`, per account, summing to
+the person typed to a new state, the chips it moved (`changes`, per account, summing to
 zero across the players and the pot) and whatever else the store must write. Every rule
 and check of the table is here; the store (napledger/store/book.py) only loads a state,
 calls one of these, and saves what comes back.
@@ -23,14 +23,14 @@ from types import MappingProxyType
 from typing import NamedTuple
 
 from napledger.core.errors import NapError
-from napledger.core.ledger import POT, Transfer, balances, postings
+from napledger.core.ledger import POT, Payment, balances, changes_from
 from napledger.core.money import chip_value as checked_chip_value
 from napledger.core.money import currency_code, summed_money
 from napledger.core.names import clean_player, clean_text, match_player
 from napledger.core.options import DealOptions, make_deal
 from napledger.core.rules import Deal, Rules, score_deal
 from napledger.core.rules.model import fold
-from napledger.core.rules.scoring import close_transfers
+from napledger.core.rules.scoring import close_payments
 from napledger.core.rules.texts import game_name, player_count
 from napledger.core.seating import RosterChange, next_dealer
 from napledger.core.words import N_, _
@@ -40,16 +40,16 @@ Chips = Mapping[str, int]  # an account's chips (or their change), the pot's inc
 
 @dataclass(frozen=True)
 class LiveDeal:
-    """One live deal as the store keeps it: its record, the pot it left, its postings."""
+    """One live deal as the store keeps it: its record, the pot it left, its changes."""
 
     id: int  # the store's id of this revision
     number: int
     revision: int
     deal: Deal
     pot_after: int
-    entries: Chips = field(
+    changes: Chips = field(
         default_factory=dict
-    )  # its postings as kept (where the store loaded them)
+    )  # its changes as kept (where the store loaded them)
 
 
 @dataclass(frozen=True)
@@ -70,7 +70,7 @@ class SessionState:
     opening_pot: int = 0  # chips carried in from another session's pot
     totals: Chips = field(
         default_factory=dict
-    )  # each account's chips from its postings (the pot's without its opening)
+    )  # each account's chips from its changes (the pot's without its opening)
     closed: bool = False
     number: int = 0  # the highest deal number given (voided ones too; 0: none yet)
     voided: int = 0  # how many deal numbers are voided (each number is live or voided)
@@ -129,36 +129,36 @@ class Rescored(NamedTuple):
     """A live deal after an earlier one changed: what it pays now, and the pot it leaves."""
 
     id: int
-    entries: Chips
+    changes: Chips
     pot_after: int
-    entries_changed: bool
+    changes_differ: bool
     pot_changed: bool
 
 
 class Recorded(NamedTuple):
     state: SessionState
-    postings: Chips  # what the deal moved, the pot included
+    changes: Chips  # what the deal moved, the pot included
     number: int
     deal: Deal
-    transfers: tuple[Transfer, ...]
+    payments: tuple[Payment, ...]
     pot_after: int
 
 
 class Amended(NamedTuple):
     state: SessionState
-    postings: Chips  # what the session's accounts gained or lost by the correction
+    changes: Chips  # what the session's accounts gained or lost by the correction
     number: int
     revision: int  # the new revision's
     deal: Deal
-    entries: Chips  # the new revision's postings
+    new_changes: Chips  # the new revision's changes
     pot_after: int
     replaced: int  # the id of the revision it replaces
-    rescored: tuple[Rescored, ...]  # the later deals whose postings or pot changed
+    rescored: tuple[Rescored, ...]  # the later deals whose changes or pot changed
 
 
 class Voided(NamedTuple):
     state: SessionState
-    postings: Chips
+    changes: Chips
     number: int
     revision: int
     voided: int  # the id of the revision voided
@@ -171,7 +171,7 @@ class Seated(NamedTuple):
     state: SessionState
     player: str
     change: RosterChange
-    postings: Chips = NO_CHIPS  # a change of seats moves no chips
+    changes: Chips = NO_CHIPS  # a change of seats moves no chips
 
 
 class ClosePlan(NamedTuple):
@@ -180,7 +180,7 @@ class ClosePlan(NamedTuple):
     session: str
     pot: int
     pot_to: str  # split, carry or a player
-    transfers: tuple[Transfer, ...]
+    payments: tuple[Payment, ...]
 
     @property
     def digest(self) -> str:
@@ -194,12 +194,12 @@ class ClosePlan(NamedTuple):
 class Closed(NamedTuple):
     state: SessionState
     plan: ClosePlan
-    postings: Chips  # the close's shares, the pot's included
+    changes: Chips  # the close's shares, the pot's included
 
 
 class Reopened(NamedTuple):
     state: SessionState
-    postings: Chips  # the close's shares taken back
+    changes: Chips  # the close's shares taken back
 
 
 class CarrySource(NamedTuple):
@@ -376,8 +376,8 @@ def record_deal(state: SessionState, deal: Deal) -> Recorded:
     """`deal` scored on the pot as it stands and added as the next number."""
     still_open(state)
     last = state.last_live
-    transfers = tuple(score_deal(state.rules, deal, state.pot, passed_out(last)))
-    changes = postings(transfers)
+    payments = tuple(score_deal(state.rules, deal, state.pot, passed_out(last)))
+    changes = changes_from(payments)
     number = state.next_number
     pot_after = state.pot + changes.get(POT, 0)
     live = LiveDeal(0, number, 1, deal, pot_after, nonzero(changes))
@@ -387,7 +387,7 @@ def record_deal(state: SessionState, deal: Deal) -> Recorded:
         number=number,
         last_live=live,
     )
-    return Recorded(new, changes, number, deal, transfers, pot_after)
+    return Recorded(new, changes, number, deal, payments, pot_after)
 
 
 def passed_out(deal: LiveDeal | None) -> bool:
@@ -427,7 +427,7 @@ def amend(
     "Choices napledger made where the rules are silent").
 
     `before` is the last live deal before `number` (None: none), `later` the live deals
-    from `number` on, in order, with their postings: all a correction can change.
+    from `number` on, in order, with their changes: all a correction can change.
     """
     still_open(state)
     old = target(state, number, later)
@@ -440,14 +440,14 @@ def amend(
     changed = sum_changes(later, scored)
     return Amended(
         state=after_rescoring(state, changed, deals, scored, None),
-        postings=changed,
+        changes=changed,
         number=number,
         revision=new.revision,
         deal=deal,
-        entries=scored[0].entries,
+        new_changes=scored[0].changes,
         pot_after=scored[0].pot_after,
         replaced=old.id,
-        rescored=tuple(r for r in scored[1:] if r.entries_changed or r.pot_changed),
+        rescored=tuple(r for r in scored[1:] if r.changes_differ or r.pot_changed),
     )
 
 
@@ -464,17 +464,17 @@ def void(
     new = after_rescoring(state, changed, rest, scored, before)
     return Voided(
         state=replace(new, voided=state.voided + 1),
-        postings=changed,
+        changes=changed,
         number=number,
         revision=gone.revision,
         voided=gone.id,
-        rescored=tuple(r for r in scored if r.entries_changed or r.pot_changed),
+        rescored=tuple(r for r in scored if r.changes_differ or r.pot_changed),
     )
 
 
 def undo(state: SessionState, before: LiveDeal | None, later: Sequence[LiveDeal]) -> Voided:
     """The last live deal voided; `before` is the live deal before it, `later` the last
-    live deal itself with its postings (as for `void`)."""
+    live deal itself with its changes (as for `void`)."""
     still_open(state)
     if state.last_live is None:
         raise NapError(_("nothing to undo in {name!r}").format(name=state.name))
@@ -489,20 +489,22 @@ def rescore(
     previous = before
     out = []
     for live in deals:
-        entries = nonzero(postings(score_deal(state.rules, live.deal, pot, passed_out(previous))))
-        pot += entries.get(POT, 0)
+        changes = nonzero(
+            changes_from(score_deal(state.rules, live.deal, pot, passed_out(previous)))
+        )
+        pot += changes.get(POT, 0)
         out.append(
-            Rescored(live.id, entries, pot, dict(live.entries) != entries, live.pot_after != pot)
+            Rescored(live.id, changes, pot, dict(live.changes) != changes, live.pot_after != pot)
         )
         previous = live
     return out
 
 
 def sum_changes(old: Iterable[LiveDeal], new: Iterable[Rescored]) -> dict[str, int]:
-    """What each account gains when `old` deals' postings give way to `new` ones."""
-    out = balances([r.entries for r in new])
+    """What each account gains when `old` deals' changes give way to `new` ones."""
+    out = balances([r.changes for r in new])
     for live in old:
-        for account, chips in live.entries.items():
+        for account, chips in live.changes.items():
             out[account] = out.get(account, 0) - chips
     return nonzero(out)
 
@@ -519,7 +521,7 @@ def after_rescoring(
     it was scored again, else `none_after` (the live deal before a voided last one)."""
     last = none_after
     if deals:
-        last = replace(deals[-1], pot_after=scored[-1].pot_after, entries=scored[-1].entries)
+        last = replace(deals[-1], pot_after=scored[-1].pot_after, changes=scored[-1].changes)
     return replace(state, totals=balances_after(state.totals, changed), last_live=last)
 
 
@@ -601,7 +603,7 @@ def close_plan(state: SessionState, pot_to: str) -> ClosePlan:
         except NapError:
             raise NapError(pot_choice_error(pot_to, seating), "pot") from None
     pot = state.pot
-    return ClosePlan(state.name, pot, target, tuple(close_transfers(pot, seating, target)))
+    return ClosePlan(state.name, pot, target, tuple(close_payments(pot, seating, target)))
 
 
 def close(state: SessionState, pot_to: str, agreed: str | None = None) -> Closed:
@@ -613,7 +615,7 @@ def close(state: SessionState, pot_to: str, agreed: str | None = None) -> Closed
         raise NapError(
             _("{name!r} changed while you were asked; nothing was closed").format(name=state.name)
         )
-    shares = postings(plan.transfers)
+    shares = changes_from(plan.payments)
     new = replace(state, closed=True, totals=balances_after(state.totals, shares))
     return Closed(new, plan, shares)
 
@@ -642,8 +644,8 @@ def as_if_closed(
     default close): what a settlement counts."""
     chips = {**totals, POT: totals.get(POT, 0)}
     if not closed:
-        split = close_transfers(opening_pot + chips[POT], tuple(seating), "split")
-        chips = balances([postings(split)], start=chips)
+        split = close_payments(opening_pot + chips[POT], tuple(seating), "split")
+        chips = balances([changes_from(split)], start=chips)
     return chips
 
 

@@ -31,7 +31,7 @@ EXACT_LIMIT = 22
 
 
 @dataclass(frozen=True)
-class Payment:
+class Transfer:
     """``payer`` gives ``payee`` the (always positive) ``amount``."""
 
     payer: str
@@ -39,23 +39,23 @@ class Payment:
     amount: Amount
 
 
-def settle(balances: Mapping[str, Amount]) -> list[Payment]:
-    """The fewest payments that bring every balance (positive = is owed) to zero.
+def settle(balances: Mapping[str, Amount]) -> list[Transfer]:
+    """The fewest transfers that bring every balance (positive = is owed) to zero.
 
     Amounts come back as ints if every balance is an int, else as Decimals with the
     finest number of decimal places in the input. The plan does not depend on the
-    order of ``balances``; payments are sorted by payer, then payee.
+    order of ``balances``; transfers are sorted by payer, then payee.
     """
     units, to_amount = _to_units(balances)
     pairs, rest = _cancel_opposites(units)
     groups = _zero_sum_groups(rest) if len(rest) <= EXACT_LIMIT else [rest]
-    return _payments([t for group in pairs + groups for t in _greedy(group)], to_amount)
+    return _transfers([t for group in pairs + groups for t in _greedy(group)], to_amount)
 
 
-def greedy_settle(balances: Mapping[str, Amount]) -> list[Payment]:
+def greedy_settle(balances: Mapping[str, Amount]) -> list[Transfer]:
     """Largest debtor pays largest creditor until all are square: simple, not minimal."""
     units, to_amount = _to_units(balances)
-    return _payments(_greedy(units), to_amount)
+    return _transfers(_greedy(units), to_amount)
 
 
 def _to_units(balances: Mapping[str, Amount]) -> tuple[dict[str, int], Callable[[int], Amount]]:
@@ -88,11 +88,11 @@ def _to_units(balances: Mapping[str, Amount]) -> tuple[dict[str, int], Callable[
     return units, to_amount
 
 
-def _payments(
+def _transfers(
     transfers: list[tuple[str, str, int]], to_amount: Callable[[int], Amount]
-) -> list[Payment]:
+) -> list[Transfer]:
     # Each (payer, payee) pair occurs at most once, so this order is total.
-    return [Payment(payer, payee, to_amount(units)) for payer, payee, units in sorted(transfers)]
+    return [Transfer(payer, payee, to_amount(units)) for payer, payee, units in sorted(transfers)]
 
 
 def _greedy(units: Mapping[str, int]) -> list[tuple[str, str, int]]:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from types import MappingProxyType
 
-from napledger.core.ledger import POT, Transfer
+from napledger.core.ledger import POT, Payment
 from napledger.core.money import places
 from napledger.core.read.history import ScoredDeal
 from napledger.core.rules.model import Bid, Rules
@@ -150,7 +150,7 @@ class Tally:
             self.player(name).sessions += 1
 
     def deal(self, rules: Rules, scored: ScoredDeal) -> None:
-        """One live deal of a session's history; its transfers are read only if it took the pot."""
+        """One live deal of a session's history; its payments are read only if it took the pot."""
         deal = scored.deal
         assert deal is not None  # a strict history has read every record
         self._dealt[rules.dealt_in(deal.seated, deal.dealer)] += 1
@@ -165,10 +165,10 @@ class Tally:
             tally.failed += verdict is False
         if verdict and bid.pot_bid:
             bidder.naps_made += 1
-            self.payouts(scored.transfers)
+            self.payouts(scored.payments)
 
-    def payouts(self, transfers: Iterable[Transfer]) -> None:
-        for t in transfers:
+    def payouts(self, payments: Iterable[Payment]) -> None:
+        for t in payments:
             if t.payer == POT and t.payee != POT:
                 self.player(t.payee).treasure += t.chips
 

@@ -30,8 +30,8 @@ from openpyxl.worksheet.pagebreak import Break
 
 from napledger.core.words import _
 from napledger.export.cells import CellMaker, xml_safe
-from napledger.export.history import POT_SERIES, EveningSeries
 from napledger.export.style import NOTE
+from napledger.export.timeline import POT_SERIES, EveningSeries
 
 if TYPE_CHECKING:  # a private module of openpyxl, needed only for annotations
     from openpyxl.worksheet._write_only import WriteOnlyWorksheet

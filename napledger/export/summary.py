@@ -38,9 +38,9 @@ from napledger.export.cells import (
     money_format,
     money_label,
 )
-from napledger.export.history import Written
 from napledger.export.sheet import MONEY, SIGNED, Column, Sheet
 from napledger.export.style import TOTAL
+from napledger.export.timeline import Written
 
 NAME_WIDTH = (12.0, 30.0)  # the first columns hold names: at least, at most
 
@@ -164,8 +164,8 @@ def _write_part(
         sheet.line(everyone_square())
         return
     sheet.begin_table(f"EveningSettlement{number or ''}", PAYMENT_COLUMNS)
-    for payment in part.plan:
-        paid = [account_name(payment.payer), account_name(payment.payee), payment.amount]
+    for transfer in part.plan:
+        paid = [account_name(transfer.payer), account_name(transfer.payee), transfer.amount]
         sheet.append(paid, money=fmt, font=TOTAL)
     sheet.end_table()
 

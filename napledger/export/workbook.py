@@ -21,10 +21,10 @@ from napledger.core.errors import NapError
 from napledger.core.read.report import SessionReport
 from napledger.core.words import _
 from napledger.export.chart import add_charts
-from napledger.export.history import PROGRESS_EVERY, write_history
 from napledger.export.pages import set_up
 from napledger.export.sheet import Sheet, page_header_footer
 from napledger.export.summary import evening_title, write_rules, write_summary
+from napledger.export.timeline import PROGRESS_EVERY, write_timeline
 
 __all__ = ["PROGRESS_EVERY", "TargetExists", "write_workbook"]
 
@@ -225,15 +225,15 @@ def _fill(
     set_up(chart_ws, landscape=True)  # no fit-to-page: it would drop the breaks
     page_header_footer(chart_ws, title)
 
-    # Every transfer, and the numbers behind the charts: data to check and to compute
+    # Every payment, and the numbers behind the charts: data to check and to compute
     # with, not to print. Hidden sheets are not printed; one click shows them again.
     ledger.ws.sheet_state = "hidden"
     balance.ws.sheet_state = "hidden"
 
-    history = write_history(sessions, deals, ledger, balance, progress, title)
-    write_summary(summary, sessions, history, title)
+    written = write_timeline(sessions, deals, ledger, balance, progress, title)
+    write_summary(summary, sessions, written, title)
     write_rules(rules, sessions, title)
-    add_charts(chart_ws, balance.ws, history.evenings)
+    add_charts(chart_ws, balance.ws, written.evenings)
 
 
 def _abandon(wb: Workbook) -> None:

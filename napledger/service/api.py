@@ -23,11 +23,11 @@
     deal(number) -> (revision, Deal)
     record(options, expect_number=None) -> DealResult
     pass_(options, expect_number=None) -> DealResult
-    undo(expected=None, expect_revision=None) -> Voided
-    void(number, expect_revision=None) -> Voided
+    undo(expected=None, expect_revision=None) -> VoidResult
+    void(number, expect_revision=None) -> VoidResult
     amend(number, options, expect_revision=None, expect_next=None) -> DealResult
-    join(player, after=None) -> Seated
-    leave(player) -> Seated                     close(pot_to="split", agreed=None) -> Closed
+    join(player, after=None) -> SeatResult
+    leave(player) -> SeatResult                 close(pot_to="split", agreed=None) -> CloseResult
     settlement() -> Settlement                  close_plan(pot_to="split") -> ClosePlan
     reopen() -> Scoreboard
     last_change() -> tuple                      deals_since(after_id) -> [(id, "N.rev")]
@@ -55,11 +55,14 @@ from napledger.core import expect
 from napledger.core.errors import NapError
 from napledger.core.money import places
 from napledger.core.options import DealOptions
+from napledger.core.read.board import Scoreboard, SessionInfo
 from napledger.core.read.history import ScoredDeal, score_history, scored_deals
 from napledger.core.read.report import SessionReport
+from napledger.core.read.settlement import Settlement
+from napledger.core.read.timeline import History
 from napledger.core.rules import Deal, Rules
-from napledger.core.rules.scoring import close_transfers
-from napledger.core.session import pass_options, still_open
+from napledger.core.rules.scoring import close_payments
+from napledger.core.session import ClosePlan, pass_options, still_open
 from napledger.core.words import _
 from napledger.store import identity
 from napledger.store.book import Book, SessionStore, net_money, session_info
@@ -74,18 +77,7 @@ from napledger.store.db import (
 )
 from napledger.store.models import SessionRow
 from napledger.store.schema import MIGRATIONS, pending, upgrade
-from napledger.store.views import (
-    Closed,
-    ClosePlan,
-    DealResult,
-    History,
-    Scoreboard,
-    Seated,
-    SessionInfo,
-    Settlement,
-    TableView,
-    Voided,
-)
+from napledger.store.views import CloseResult, DealResult, SeatResult, TableView, VoidResult
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection, Engine
@@ -420,7 +412,7 @@ def settlement(stores: Sequence[SessionStore]) -> Settlement:
         net=net,
         currency=currency,
         chip_value=chip_value,
-        payments=tuple(settle(net)),
+        transfers=tuple(settle(net)),
         places=max(places(r.currency, Decimal(r.chip_value)) for r in rows),
     )
 
@@ -529,9 +521,9 @@ class SessionAPI:
             )
             if first is not None and first.deal is not None:
                 expect.still_as_recorded(expect_number, versions)  # never a stale answer
-                return DealResult(first.number, 1, first.deal, first.entries, b.scoreboard())
+                return DealResult(first.number, 1, first.deal, first.changes, b.scoreboard())
         recorded = b.record(options)
-        return DealResult(recorded.number, 1, recorded.deal, recorded.postings, b.scoreboard())
+        return DealResult(recorded.number, 1, recorded.deal, recorded.changes, b.scoreboard())
 
     def pass_(
         self, options: DealOptions | None = None, expect_number: int | None = None
@@ -558,13 +550,15 @@ class SessionAPI:
             versions = b.revisions(number)
             live = expect.amended_already(state, number, options, expect_revision, versions)
             if live is not None and live.deal is not None:
-                return DealResult(number, live.revision, live.deal, live.entries, b.scoreboard())
+                return DealResult(number, live.revision, live.deal, live.changes, b.scoreboard())
         if expect_next is not None:
             expect.nothing_recorded_since(state, expect_next)
         amended = b.amend(number, options)
-        return DealResult(number, amended.revision, amended.deal, amended.entries, b.scoreboard())
+        return DealResult(
+            number, amended.revision, amended.deal, amended.new_changes, b.scoreboard()
+        )
 
-    def undo(self, expected: int | None = None, expect_revision: int | None = None) -> Voided:
+    def undo(self, expected: int | None = None, expect_revision: int | None = None) -> VoidResult:
         """Void the last live deal; with `expected`, only if that is still its number (a
         page showing "Undo deal 5" must not void a deal 6 recorded elsewhere since), and
         with `expect_revision` still its version. Deal `expected` voided already: that."""
@@ -572,20 +566,20 @@ class SessionAPI:
         if expected is not None and expect.undo_expected(
             b.state(), expected, expect_revision, b.revisions(expected)
         ):
-            return Voided(expected, self.scoreboard())
+            return VoidResult(expected, self.scoreboard())
         gone = b.undo()
-        return Voided(gone.number, self.scoreboard())
+        return VoidResult(gone.number, self.scoreboard())
 
-    def void(self, number: int, expect_revision: int | None = None) -> Voided:
+    def void(self, number: int, expect_revision: int | None = None) -> VoidResult:
         """Void deal `number`; with `expect_revision`, only if that is still its version
         (voided already: that)."""
         b = self._writable()
         if expect_revision is not None and expect.void_expected(
             number, expect_revision, b.revisions(number)
         ):
-            return Voided(number, self.scoreboard())
+            return VoidResult(number, self.scoreboard())
         gone = b.void(number)
-        return Voided(gone.number, self.scoreboard())
+        return VoidResult(gone.number, self.scoreboard())
 
     # Seats and closes may name what the page or terminal saw: the seating's version (how
     # many changes to who sits) or the closes so far. A repeat is answered with what it
@@ -602,19 +596,19 @@ class SessionAPI:
 
     def join(
         self, player: str, after: str | None = None, expect_seating: int | None = None
-    ) -> Seated:
+    ) -> SeatResult:
         b = self._writable()
         if expect_seating is not None and self._seated_already("join", player, expect_seating):
-            return Seated(b.roster()[-1].player, self.scoreboard())
+            return SeatResult(b.roster()[-1].player, self.scoreboard())
         name = b.join(player, after)
-        return Seated(name, self.scoreboard())
+        return SeatResult(name, self.scoreboard())
 
-    def leave(self, player: str, expect_seating: int | None = None) -> Seated:
+    def leave(self, player: str, expect_seating: int | None = None) -> SeatResult:
         b = self._writable()
         if expect_seating is not None and self._seated_already("leave", player, expect_seating):
-            return Seated(b.roster()[-1].player, self.scoreboard())
+            return SeatResult(b.roster()[-1].player, self.scoreboard())
         name = b.leave(player)
-        return Seated(name, self.scoreboard())
+        return SeatResult(name, self.scoreboard())
 
     def _seated_already(self, kind: str, player: str, seen: int) -> bool:
         b = self.store
@@ -629,7 +623,7 @@ class SessionAPI:
         pot_to: str = "split",
         agreed: str | None = None,
         expect_closes: int | None = None,
-    ) -> Closed:
+    ) -> CloseResult:
         """Close; with `agreed` (the digest of the plan a person agreed to: ClosePlan.digest),
         only if it still holds; with `expect_closes`, only if the session was closed that
         many times before (this close made already: its answer again)."""
@@ -639,10 +633,10 @@ class SessionAPI:
             state = b.state(whole_roster=False)
             if expect.close_expected(state.closed, [c.live for c in closes], expect_closes):
                 last = closes[-1]
-                transfers = close_transfers(last.pot, state.seating, last.pot_to)
-                return Closed(tuple(transfers), self.scoreboard())
+                payments = close_payments(last.pot, state.seating, last.pot_to)
+                return CloseResult(tuple(payments), self.scoreboard())
         plan = self._writable().close(pot_to, agreed)
-        return Closed(plan.transfers, self.scoreboard())
+        return CloseResult(plan.payments, self.scoreboard())
 
     def reopen(self, expect_close: int | None = None) -> Scoreboard:
         """Take back the close: it stays in the record, voided with the shares it paid;
@@ -660,7 +654,7 @@ class StreamedDeals:
     """A session's deals, scored as they are read from the store, each time they are
     iterated: one query read in batches, so a long history never sits in memory. What
     they paid is derived from the records like everything else; `verify` checks that it
-    agrees with the stored postings."""
+    agrees with the stored changes."""
 
     def __init__(self, store: SessionStore) -> None:
         self._store = store

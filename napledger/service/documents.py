@@ -12,12 +12,14 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from napledger.core.money import money_chips, money_text
+from napledger.core.read.board import Scoreboard, SessionInfo
 from napledger.core.read.history import ScoredDeal
+from napledger.core.read.settlement import Settlement
+from napledger.core.read.timeline import History
 from napledger.core.rules import Deal
 from napledger.core.rules.scoring import outcome
 from napledger.core.tally import Figures, PlayerFigures
 from napledger.core.words import speaking
-from napledger.store.views import History, Scoreboard, SessionInfo, Settlement
 
 if TYPE_CHECKING:
     from napledger.service.api import SessionAPI
@@ -93,8 +95,9 @@ def _hands_json(history: History) -> list[dict[str, Any]]:
                 "buys": {p: n for p, n in deal.buys},
                 "note": deal.note,
                 "pot_after": d.stored_pot_after if d.live else None,
-                # Who paid whom is derived from the records, as every transfer is; `changes`
-                # is what the ledger stores (`napledger verify` checks that the two agree).
+                # Who paid whom is derived from the records, as every payment is; `changes`
+                # is what the store keeps (`napledger verify` checks that the two agree).
+                # The keys are the document's contract and keep their names.
                 "transfers": [
                     {
                         "from": x.payer,
@@ -102,9 +105,9 @@ def _hands_json(history: History) -> list[dict[str, Any]]:
                         "chips": x.chips,
                         "money": t.money(x.chips),
                     }
-                    for x in d.transfers
+                    for x in d.payments
                 ],
-                "changes": dict(d.entries) if d.live else {},
+                "changes": dict(d.changes) if d.live else {},
                 "recorded_at": _stamp(d).isoformat(timespec="seconds"),
             }
         )
@@ -128,7 +131,7 @@ def timeline_json(history: History) -> list[dict[str, Any]]:
                 "note": row.note,
                 # In seat order, the pot last: what it paid, or had paid where it no longer
                 # counts.
-                "payments": [[account, chips] for account, chips in row.payments],
+                "payments": [[account, chips] for account, chips in row.changes],
                 "pot": row.pot,
             }
             for row in history.rows()
@@ -146,7 +149,7 @@ def _stamp(d: ScoredDeal) -> datetime:
 
 
 def settlement_json(done: Settlement) -> dict[str, Any]:
-    plan, chip_value, shown = done.payments, done.chip_value, done.places
+    plan, chip_value, shown = done.transfers, done.chip_value, done.places
     return {
         "transfers": [
             {

@@ -3,7 +3,7 @@
 The server's live page would otherwise score the whole evening again at every change
 (184 ms at 5,000 deals). While only new deals arrive, the common case at the table, the
 kept history scores just those, from the pot and the pass the deals before them left, and
-adds their postings to the totals it keeps; any other change (an undo, an amend, a join or
+adds their changes to the totals it keeps; any other change (an undo, an amend, a join or
 leave, a close or reopen) reads the session afresh. `tests/store/test_kept.py` checks that
 an extended history is the one a full reading gives.
 """
@@ -19,12 +19,13 @@ from sqlmodel import Session
 
 from napledger.core.ledger import POT, balances
 from napledger.core.read.history import ScoredDeal, score_history
+from napledger.core.read.settlement import Settlement
+from napledger.core.read.timeline import History
 from napledger.service.api import SessionAPI, settlement
 from napledger.service.watch import fingerprint
 from napledger.store.book import SessionStore
 from napledger.store.codec import DealRecord, revisions
 from napledger.store.models import deals, entries
-from napledger.store.views import History, Settlement
 
 D = deals.c
 E = entries.c
@@ -159,15 +160,15 @@ class KeptHistory:
             or rows[-1].number != mark[0]  # another change came in while reading
         ):
             return False
-        entries = _entries(store.db, [r.id for r in rows])
-        records = revisions(DealRecord(*r)._replace(entries=entries.get(r.id, {})) for r in rows)
+        changes = _changes(store.db, [r.id for r in rows])
+        records = revisions(DealRecord(*r)._replace(changes=changes.get(r.id, {})) for r in rows)
         before = next((d for d in reversed(self._scored) if d.live), None)
         pot = row.opening_pot if before is None or before.pot_after is None else before.pot_after
         passed = before is not None and before.deal is not None and before.deal.bid is None
         scored = score_history(store.rules(), records, pot, after_pass=passed)
         for deal in scored:
             self._add(deal)
-            for account, chips in deal.entries.items():
+            for account, chips in deal.changes.items():
                 self._totals[account] = self._totals.get(account, 0) + chips
         return True
 
@@ -187,7 +188,7 @@ class KeptHistory:
         self._last_number = deal.number
         start = self._steps[-1][1] if self._steps else {}
         seated = deal.deal.seated if deal.deal is not None else ()
-        self._steps.append((deal.label, balances([deal.entries], start=start), seated))
+        self._steps.append((deal.label, balances([deal.changes], start=start), seated))
 
 
 class KeptTotals(SessionStore):
@@ -202,7 +203,7 @@ class KeptTotals(SessionStore):
         return dict(self.totals)
 
 
-def _entries(db: Session, deal_ids: list[int]) -> dict[int, dict[str, int]]:
+def _changes(db: Session, deal_ids: list[int]) -> dict[int, dict[str, int]]:
     out: dict[int, dict[str, int]] = {}
     query = select(E.deal_id, E.account, E.chips).where(E.deal_id.in_(deal_ids))
     for deal_id, account, chips in db.execute(query).all():

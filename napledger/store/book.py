@@ -3,7 +3,7 @@
 `Book` finds and starts sessions; `SessionStore` (`book.session(row)`) is one session's.
 Each change loads the session's state (`napledger.core.session.SessionState`), asks the
 core's action for the new state and what it moved, and writes that: deal revisions, their
-entries (postings), the roster, the closes. The deal records are the truth: a correction
+entries (each account's change in a deal), the roster, the closes. The deal records are the truth: a correction
 rewrites the entries and pots of exactly the deals the core scored anew.
 """
 
@@ -27,7 +27,9 @@ from napledger.core.ledger import POT
 from napledger.core.names import clean_player
 from napledger.core.numbers import is_whole
 from napledger.core.options import DealOptions
+from napledger.core.read.board import Scoreboard, SessionInfo
 from napledger.core.read.history import Revision
+from napledger.core.read.timeline import CloseRecord
 from napledger.core.rules import Rules, rules_from_dict
 from napledger.core.rules.load import rules_to_dict
 from napledger.core.rules.model import fold
@@ -45,7 +47,6 @@ from napledger.store.models import meta as META
 from napledger.store.models import players as PLAYERS
 from napledger.store.models import roster as ROSTER
 from napledger.store.models import sessions as SESSIONS
-from napledger.store.views import CloseRecord, Scoreboard, SessionInfo
 
 STREAM_BATCH = 1_000  # deal rows a streamed reading fetches at a time
 
@@ -105,10 +106,10 @@ def whole_number(text: str) -> int | None:
     return number if number <= MAX_ID else -1
 
 
-def live_deal(row: Any, entries: dict[str, int] | None = None) -> LiveDeal:
+def live_deal(row: Any, changes: dict[str, int] | None = None) -> LiveDeal:
     """A live deal from its columns (`LIVE_COLUMNS`)."""
     deal_id, number, revision, record, pot_after = row[:5]
-    return LiveDeal(deal_id, number, revision, deal_from_json(record), pot_after, entries or {})
+    return LiveDeal(deal_id, number, revision, deal_from_json(record), pot_after, changes or {})
 
 
 class Book:
@@ -420,10 +421,10 @@ class SessionStore:
         ).where(D.session_id == self.row.id)
         if live_only:
             query = query.where(D.status == "live")
-        entries = self.entries_by_deal()
+        changes = self.changes_by_deal()
         found = self.db.execute(query.order_by(D.number, D.revision)).all()
         records = (
-            DealRecord(i, number, revision, status, record, pot, at, entries.get(i, {}))
+            DealRecord(i, number, revision, status, record, pot, at, changes.get(i, {}))
             for i, number, revision, status, record, pot, at in found
         )
         return list(revisions(records, strict))
@@ -445,7 +446,7 @@ class SessionStore:
         query = select(func.count()).where(D.session_id == self.row.id)
         return int(self.db.execute(query).scalar_one())
 
-    def entries_by_deal(self) -> dict[int | None, dict[str, int]]:
+    def changes_by_deal(self) -> dict[int | None, dict[str, int]]:
         query = select(E.deal_id, E.account, E.chips).where(E.session_id == self.row.id)
         out: dict[int | None, dict[str, int]] = {}
         for deal_id, account, chips in self.db.execute(query).all():
@@ -463,15 +464,15 @@ class SessionStore:
             .order_by(D.revision)
         )
         found = self.db.execute(query).all()
-        entries: dict[int, dict[str, int]] = {}
+        changes: dict[int, dict[str, int]] = {}
         if found:
             ids = [f.id for f in found]
             for deal_id, account, chips in self.db.execute(
                 select(E.deal_id, E.account, E.chips).where(E.deal_id.in_(ids))
             ):
-                entries.setdefault(deal_id, {})[account] = chips
+                changes.setdefault(deal_id, {})[account] = chips
         return list(
-            revisions(DealRecord(*f)._replace(entries=entries.get(f.id, {})) for f in found)
+            revisions(DealRecord(*f)._replace(changes=changes.get(f.id, {})) for f in found)
         )
 
     def around(self, number: int) -> tuple[LiveDeal | None, list[LiveDeal]]:
@@ -481,12 +482,12 @@ class SessionStore:
             return None, []
         from_here = D.session_id == self.row.id, D.status == "live", D.number >= number
         found = self.db.execute(select(*LIVE_COLUMNS).where(*from_here).order_by(D.number)).all()
-        entries: dict[int, dict[str, int]] = {}
+        changes: dict[int, dict[str, int]] = {}
         ids = select(D.id).where(*from_here)
         for deal_id, account, chips in self.db.execute(
             select(E.deal_id, E.account, E.chips).where(E.deal_id.in_(ids))
         ):
-            entries.setdefault(deal_id, {})[account] = chips
+            changes.setdefault(deal_id, {})[account] = chips
         previous = self.db.execute(
             select(*LIVE_COLUMNS)
             .where(D.session_id == self.row.id, D.status == "live", D.number < number)
@@ -494,7 +495,7 @@ class SessionStore:
             .limit(1)
         ).first()
         before = live_deal(previous) if previous else None
-        return before, [live_deal(f, entries.get(f.id)) for f in found]
+        return before, [live_deal(f, changes.get(f.id)) for f in found]
 
     def live_version(self, number: int) -> LiveDeal:
         """Deal `number` as it stands (refused in amend's words when it is not live)."""
@@ -530,7 +531,7 @@ class SessionStore:
                 "recorded_at": now(),
             },
         ).scalar_one()
-        self._post(deal_id, done.postings)
+        self._post(deal_id, done.changes)
         self._save(core.identified(done.state, done.number, deal_id))
         return done
 
@@ -560,7 +561,7 @@ class SessionStore:
                 "recorded_at": now(),
             },
         ).scalar_one()
-        self._post(new_id, done.entries)
+        self._post(new_id, done.new_changes)
         self._rewrite(done.rescored)
         self._save(core.identified(done.state, number, new_id))
         return done
@@ -584,11 +585,11 @@ class SessionStore:
 
     def _rewrite(self, rescored: Sequence[Rescored]) -> None:
         """The entries and pots of the later deals a correction scored anew."""
-        stale = [r for r in rescored if r.entries_changed]
+        stale = [r for r in rescored if r.changes_differ]
         if stale:
             self.db.execute(delete(ENTRIES).where(E.deal_id.in_([r.id for r in stale])))
         for r in stale:  # a deal scored anew may post nothing now (a pot no longer empty)
-            self._post(r.id, r.entries)
+            self._post(r.id, r.changes)
         moved = [{"deal": r.id, "pot": r.pot_after} for r in rescored if r.pot_changed]
         if moved:
             self.db.execute(MOVED_POTS, moved)
@@ -644,14 +645,14 @@ class SessionStore:
     def close(self, pot_to: str, agreed: str | None = None) -> ClosePlan:
         done = core.close(self.state(whole_roster=False), pot_to, agreed)
         plan = done.plan
-        self._post(None, done.postings)
+        self._post(None, done.changes)
         self._change_row(pot_to=plan.pot_to, closed_at=now())
         self.db.execute(
             insert(CLOSES).values(
                 session_id=self.row.id,
                 pot_to=plan.pot_to,
                 pot=plan.pot,
-                shares_json=json.dumps(dict(done.postings), ensure_ascii=False, sort_keys=True),
+                shares_json=json.dumps(dict(done.changes), ensure_ascii=False, sort_keys=True),
                 closed_at=self.row.closed_at,
             )
         )
@@ -671,7 +672,7 @@ class SessionStore:
     def reopen(self) -> None:
         """Take back a close: its shares of the pot are voided and kept in the record."""
         state = self.state(whole_roster=False)
-        shares = self.entries_by_deal().get(None, {}) if state.closed else {}
+        shares = self.changes_by_deal().get(None, {}) if state.closed else {}
         done = core.reopen(state, shares, self.carried_into() if state.closed else None)
         self.db.execute(delete(ENTRIES).where(E.session_id == self.row.id, E.deal_id.is_(None)))
         self.db.execute(

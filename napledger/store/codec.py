@@ -56,7 +56,7 @@ class DealRecord(NamedTuple):
     record_json: str
     pot_after: int  # as stored
     recorded_at: datetime | None = None  # None where the reader has no use for it
-    entries: Mapping[str, int] = MappingProxyType({})  # the stored postings
+    changes: Mapping[str, int] = MappingProxyType({})  # the stored changes
 
     @property
     def live(self) -> bool:
@@ -82,7 +82,7 @@ def read(record: DealRecord, strict: bool = True) -> Revision:
         deal,
         record.pot_after,
         record.recorded_at,
-        record.entries,
+        record.changes,
         error,
     )
 

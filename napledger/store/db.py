@@ -27,7 +27,7 @@ BUSY_TIMEOUT_MS = 30_000  # a second terminal waits for the first, it never sees
 # What it costs a deal is in benchmarks/bench_cli.py.
 SYNCHRONOUS = "FULL"
 # Every writer's commit is announced here on PostgreSQL, so a server's live pages hear of
-# it at once (store/watch.py listens) instead of reading the session again and again.
+# it at once (service/watch.py listens) instead of reading the session again and again.
 CHANGES_CHANNEL = "napledger_changes"
 UNIQUE_VIOLATION = "23505"  # PostgreSQL's SQLSTATE for a duplicate key
 # SQLite's extended result codes for a duplicate key (Python 3.11 names them).
@@ -343,8 +343,8 @@ def duplicate_key(error: exc.IntegrityError) -> bool:
 def transaction(engine: Engine) -> Iterator[Session]:
     """One command, one transaction: all of it is committed, or none of it."""
     try:
-        with Session(engine, expire_on_commit=False) as session, session.begin():
-            yield session
+        with Session(engine, expire_on_commit=False) as db, db.begin():
+            yield db
     except exc.IntegrityError as error:
         if getattr(error.orig, "sqlstate", None) != UNIQUE_VIOLATION:
             raise NapError(database_problem(engine, error)) from None

@@ -52,7 +52,7 @@ def session_records(book: Book, row: SessionRow) -> SessionRecords:
         seating=tuple(json.loads(row.seating_json)),
         first_dealer=row.first_dealer,
         deals=store.records(strict=False),
-        closing=store.entries_by_deal().get(None, {}),
+        closing=store.changes_by_deal().get(None, {}),
         live_closes=tuple(StoredClose(c.pot_to, c.pot, c.shares) for c in store.closes() if c.live),
         roster=store.roster(),
         next_number=store.next_number(),

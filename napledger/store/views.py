@@ -3,8 +3,8 @@
 Those with nothing worked out lazily are named tuples: a frozen dataclass costs every
 command that imports the store about a millisecond to define (issue #23).
 
-`ClosePlan` is the core's (napledger/core/session.py), and the read model (the board, the
-history, a settlement) napledger/core/read/'s, named here for the front ends.
+The plan of a close is the core's (`napledger.core.session.ClosePlan`) and the read model
+(the board, the history, a settlement) is napledger/core/read/'s: import them from there.
 """
 
 from __future__ import annotations
@@ -12,17 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
-from napledger.core.ledger import Transfer
-
-# The read model is the core's (napledger/core/read/), named here for the front ends.
-from napledger.core.read.board import Scoreboard as Scoreboard
-from napledger.core.read.board import SessionInfo as SessionInfo
-from napledger.core.read.board import Standing as Standing
-from napledger.core.read.settlement import Settlement as Settlement
-from napledger.core.read.timeline import CloseRecord as CloseRecord
-from napledger.core.read.timeline import History as History
+from napledger.core.ledger import Payment
+from napledger.core.read.board import Scoreboard
 from napledger.core.rules import Deal, Rules
-from napledger.core.session import ClosePlan as ClosePlan  # named here for the front ends
 
 
 class DealResult(NamedTuple):
@@ -35,20 +27,27 @@ class DealResult(NamedTuple):
     scoreboard: Scoreboard
 
 
-class Voided(NamedTuple):
+class VoidResult(NamedTuple):
+    """A deal voided or undone, as the service answers a front end (the core's `Voided` is
+    the action's outcome the store saves): its number, and the scoreboard after it."""
+
     number: int
     scoreboard: Scoreboard
 
 
-class Seated(NamedTuple):
-    """A join or a leave: the player as the book spells them."""
+class SeatResult(NamedTuple):
+    """A join or a leave, as the service answers a front end (the core's `Seated` is the
+    action's outcome): the player as the book spells them, and the scoreboard after it."""
 
     player: str
     scoreboard: Scoreboard
 
 
-class Closed(NamedTuple):
-    transfers: Sequence[Transfer]  # the pot shared out (none when carried)
+class CloseResult(NamedTuple):
+    """A close, as the service answers a front end (the core's `Closed` is the action's
+    outcome): the pot's payments to the players, and the scoreboard after it."""
+
+    payments: Sequence[Payment]  # the pot shared out (none when carried)
     scoreboard: Scoreboard
 
 

@@ -25,11 +25,12 @@ from napledger.core.words import _
 from napledger.service.api import Database, Transaction
 
 if TYPE_CHECKING:
-    from napledger.core.read.timeline import Row
+    from napledger.core.read.board import Scoreboard, Standing
+    from napledger.core.read.settlement import Settlement
+    from napledger.core.read.timeline import History, Row
     from napledger.core.rules import Rules
     from napledger.core.rules.fields import SettingField
     from napledger.service.kept import KeptHistory
-    from napledger.store.views import History, Scoreboard, Settlement, Standing
 
 T = TypeVar("T")
 # How the templates write what the read model holds: the same functions as the terminal's.
@@ -43,7 +44,7 @@ class DealView:
     number: int
     label: str  # "5", or "5.2" for deal 5's second version
     text: str
-    payments: tuple[tuple[str, int], ...]  # seat order, the pot last
+    changes: tuple[tuple[str, int], ...]  # seat order, the pot last
 
 
 @dataclass(frozen=True)
@@ -198,7 +199,7 @@ def board(
     # The timeline's last rows, as hands lists them (napledger.core.read.timeline).
     rows = history.last_rows(recent)
     deals = [
-        DealView(d.number, d.label, describe(t.rules, d.deal), history.payments(d))
+        DealView(d.number, d.label, describe(t.rules, d.deal), history.changes(d))
         for d in live
         if d.deal is not None  # the API scores strictly: a live deal has its record
     ]

@@ -308,13 +308,13 @@ def test_help_is_translated_where_typer_takes_it(tmp_path):
     ],
 )
 def test_close_asks_in_the_language_spoken(lang, split, carry, empty):
-    from napledger.core.ledger import POT, Transfer
+    from napledger.core.ledger import POT, Payment
     from napledger.core.read.messages import close_question
+    from napledger.core.session import ClosePlan
     from napledger.core.words import speaking
-    from napledger.store.views import ClosePlan
 
     name = "пятница" if lang == "ru" else "pytanie"
-    shares = (Transfer(POT, "Борис", 3), Transfer(POT, "Гена", 2))
+    shares = (Payment(POT, "Борис", 3), Payment(POT, "Гена", 2))
     with speaking(lang):
         assert close_question(ClosePlan(name, 5, "split", shares)) == split
         assert close_question(ClosePlan(name, 1, "carry", ())) == carry

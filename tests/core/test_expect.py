@@ -21,7 +21,7 @@ def evening() -> tuple[core.SessionState, Revision]:
     """A session of one deal (Ben's nap), and that deal as the store keeps it."""
     opening = core.start("fri", RULES, ["Ann", "Ben", "Cat"], None, None, None)
     done = core.record(core.opened(opening, RULES), NAP)
-    kept = Revision(1, 1, 1, "live", done.deal, done.pot_after, entries=done.postings)
+    kept = Revision(1, 1, 1, "live", done.deal, done.pot_after, changes=done.changes)
     return core.identified(done.state, 1, 1), kept
 
 
@@ -41,7 +41,7 @@ def test_an_amend_names_the_version_it_corrects():
     fix = DealOptions(tricks=4)
     assert expect.amended_already(state, 1, fix, 1, [first]) is None  # still 1: go ahead
     done = core.amend(state, 1, fix, None, [core.LiveDeal(1, 1, 1, first.deal, first.pot_after)])
-    second = Revision(2, 1, 2, "live", done.deal, done.pot_after, entries=done.entries)
+    second = Revision(2, 1, 2, "live", done.deal, done.pot_after, changes=done.new_changes)
     replaced = first._replace(status="replaced")
     assert expect.amended_already(done.state, 1, fix, 1, [replaced, second]) is second
     with pytest.raises(NapError, match=r"deal 1 was amended to 1\.2 meanwhile; nothing changed"):

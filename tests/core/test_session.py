@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from napledger.core import session as core
 from napledger.core.errors import NapError
-from napledger.core.ledger import POT, Transfer, balances, postings
+from napledger.core.ledger import POT, Payment, balances, changes_from
 from napledger.core.options import DealOptions
 from napledger.core.rules import Rules, load_preset
 from napledger.core.rules.scoring import replay
@@ -56,7 +56,7 @@ class Table:
     def rescored(self, found: tuple[core.Rescored, ...]) -> None:
         by_id = {r.id: r for r in found}
         self.live = [
-            replace(d, entries=by_id[d.id].entries, pot_after=by_id[d.id].pot_after)
+            replace(d, changes=by_id[d.id].changes, pot_after=by_id[d.id].pot_after)
             if d.id in by_id
             else d
             for d in self.live
@@ -65,7 +65,7 @@ class Table:
     def record(self, options: DealOptions, passed: bool = False) -> core.Recorded:
         done = (core.pass_out if passed else core.record)(self.state, options)
         deal_id = self.new_id()
-        entries = {a: c for a, c in done.postings.items() if c}
+        entries = {a: c for a, c in done.changes.items() if c}
         self.live.append(LiveDeal(deal_id, done.number, 1, done.deal, done.pot_after, entries))
         self.state = core.identified(done.state, done.number, deal_id)
         return done
@@ -74,7 +74,7 @@ class Table:
         before, later = self.around(number)
         done = core.amend(self.state, number, options, before, later)
         deal_id = self.new_id()
-        new = LiveDeal(deal_id, number, done.revision, done.deal, done.pot_after, done.entries)
+        new = LiveDeal(deal_id, number, done.revision, done.deal, done.pot_after, done.new_changes)
         self.live = [new if d.number == number else d for d in self.live]
         self.rescored(done.rescored)
         self.state = core.identified(done.state, number, deal_id)
@@ -94,7 +94,7 @@ class Table:
 
     def close(self, pot_to: str) -> core.Closed:
         done = core.close(self.state, pot_to)
-        self.shares = dict(done.postings)
+        self.shares = dict(done.changes)
         self.state = done.state
         return done
 
@@ -191,11 +191,11 @@ def test_an_amend_scores_the_later_deals_again_and_says_only_what_changed():
     t.record(DealOptions(bid="three", by="Cat", made=True))
     before = dict(t.state.totals)
     done = t.amend(1, DealOptions(tricks=5))  # made after all: Ben is paid, not paying
-    assert done.revision == 2 and sum(done.postings.values()) == 0
-    assert done.postings["Ben"] > 0 and t.state.last_live == t.live[-1]
+    assert done.revision == 2 and sum(done.changes.values()) == 0
+    assert done.changes["Ben"] > 0 and t.state.last_live == t.live[-1]
     fresh = replay(CLASSIC, [d.deal for d in t.live])
-    assert nonzero(balances([done.postings], start=before)) == nonzero(t.state.totals)
-    assert nonzero(t.state.totals) == nonzero(balances([postings(s.transfers) for s in fresh]))
+    assert nonzero(balances([done.changes], start=before)) == nonzero(t.state.totals)
+    assert nonzero(t.state.totals) == nonzero(balances([changes_from(s.payments) for s in fresh]))
     with pytest.raises(NapError, match="that is what deal 1 already says"):
         t.amend(1, DealOptions(tricks=5))
 
@@ -228,10 +228,10 @@ def test_join_and_leave_keep_within_the_game_s_limits():
 
 def test_a_close_splits_gives_or_carries_the_pot_and_reopen_takes_it_back():
     t = table(players=("Ann", "Ben", "Cat"), carry=carry_source(chip_value=Decimal(1), currency=""))
-    assert core.close_plan(t.state, "ben").transfers == (Transfer(POT, "Ben", 7),)
-    assert core.close_plan(t.state, "carry").transfers == ()
+    assert core.close_plan(t.state, "ben").payments == (Payment(POT, "Ben", 7),)
+    assert core.close_plan(t.state, "carry").payments == ()
     split = core.close_plan(t.state, " Split ")
-    assert split.pot_to == "split" and postings(split.transfers) == {
+    assert split.pot_to == "split" and changes_from(split.payments) == {
         POT: -7,
         "Ann": 3,
         "Ben": 2,
@@ -326,13 +326,13 @@ def test_any_evening_keeps_every_chip(rules, opening_pot, data):
             continue
         event(f"{action} done")  # --hypothesis-show-statistics: how often each one took
         # Every action's postings sum to zero across the players and the pot ...
-        assert sum(done.postings.values()) == 0
-        assert nonzero(balances([done.postings], start=before.totals)) == nonzero(t.state.totals)
+        assert sum(done.changes.values()) == 0
+        assert nonzero(balances([done.changes], start=before.totals)) == nonzero(t.state.totals)
         # ... and the state stands where a fresh scoring of the live deals puts it.
         fresh = replay(rules, [d.deal for d in t.live], opening_pot)
-        scored = [postings(s.transfers) for s in fresh]
+        scored = [changes_from(s.payments) for s in fresh]
         for kept, again in zip(t.live, fresh, strict=True):
-            assert nonzero(kept.entries) == nonzero(postings(again.transfers))
+            assert nonzero(kept.changes) == nonzero(changes_from(again.payments))
             assert kept.pot_after == again.pot_after
         assert nonzero(t.state.totals) == nonzero(balances([*scored, t.shares]))
         pot = fresh[-1].pot_after if fresh else opening_pot

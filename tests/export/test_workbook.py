@@ -30,7 +30,7 @@ from napledger.core.read.said import pot_at_close
 from napledger.core.rules import Rules, load_preset
 from napledger.core.rules.texts import rule_text
 from napledger.core.settle import settle
-from napledger.export import history
+from napledger.export import timeline
 from napledger.export.cells import excel_datetime
 from napledger.export.workbook import write_workbook
 from napledger.service.api import Database
@@ -792,7 +792,7 @@ def test_deals_pages_break_only_between_players(tmp_path: Path) -> None:
     players = ("Annabel", "Bob", "Catherine", "Dominic", "Evelyn", "Fay")
     session = evening(players, plays=[("record", DealOptions(bid="three", by="Bob", tricks=3))])
     ws = openpyxl.load_workbook(write(tmp_path, session))["Deals"]
-    first = len(history.DEAL_COLUMNS)
+    first = len(timeline.DEAL_COLUMNS)
     breaks = [brk.id for brk in ws.col_breaks.brk]
     assert breaks, "six players do not fit one portrait page"
     assert all((column - first) % 3 == 0 for column in breaks)  # a player's three together
@@ -809,7 +809,7 @@ def test_an_ampersand_in_a_name_is_not_a_page_header_code(tmp_path: Path) -> Non
 def test_progress_calls_add_up_to_the_deals_written(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(history, "PROGRESS_EVERY", 2)
+    monkeypatch.setattr(timeline, "PROGRESS_EVERY", 2)
     calls: list[int] = []
     write_workbook([evening(), evening(id=8)], tmp_path / "out.xlsx", calls.append)
     assert sum(calls) == 10

@@ -6,16 +6,16 @@ from decimal import Decimal
 import pytest
 
 from napledger.core.errors import DealError
-from napledger.core.ledger import POT, balances, postings
+from napledger.core.ledger import POT, balances, changes_from
 from napledger.core.rules import Deal, load_preset, score_deal
 from napledger.core.rules.load import with_overrides
-from napledger.core.rules.scoring import close_transfers, replay
+from napledger.core.rules.scoring import close_payments, replay
 
 FIVE = ("A", "B", "C", "D", "E")
 
 
 def net(rules, deal, pot=0):
-    return {k: v for k, v in postings(score_deal(rules, deal, pot)).items() if v}
+    return {k: v for k, v in changes_from(score_deal(rules, deal, pot)).items() if v}
 
 
 @pytest.fixture
@@ -60,7 +60,7 @@ def test_examples_1_to_5_running_totals(classic):
         Deal(FIVE, "C", "four", "D", revoker="E"),
         Deal(FIVE, "D", "wellington", "A", revoker="A"),
     ]
-    totals = balances(postings(s.transfers) for s in replay(classic, deals))
+    totals = balances(changes_from(s.payments) for s in replay(classic, deals))
     assert {k: v for k, v in totals.items() if k != POT} == {
         "A": 0, "B": 15, "C": -15, "D": 16, "E": -16,
     }  # fmt: skip
@@ -90,7 +90,7 @@ def test_example_8_russian_treasure_box():
     ]  # fmt: skip
     scored = replay(rules, deals)
     assert [s.pot_after for s in scored] == [1, 6, 14, 0]
-    totals = balances(postings(s.transfers) for s in scored)
+    totals = balances(changes_from(s.payments) for s in scored)
     assert totals == {"A": 35, "B": 12, "C": -20, "D": -27, POT: 0}
     money = {p: c * Decimal(5) for p, c in totals.items() if p != POT}
     assert money == {"A": 175, "B": 60, "C": -100, "D": -135}
@@ -101,9 +101,9 @@ def test_example_9_pool_antes_and_nap_takes_the_pot(classic):
     four = ("A", "B", "C", "D")
     deals = [Deal(four, "D", "three", "A", made=True), Deal(four, "A", "nap", "B", made=True)]
     scored = replay(rules, deals)
-    first = postings(scored[0].transfers)
+    first = changes_from(scored[0].payments)
     assert first == {"A": 8, "B": -4, "C": -4, "D": -4, POT: 4}
-    totals = balances(postings(s.transfers) for s in scored)
+    totals = balances(changes_from(s.payments) for s in scored)
     assert totals == {"A": -3, "B": 33, "C": -15, "D": -15, POT: 0}
 
 
@@ -113,7 +113,7 @@ def test_pool_fail_doubles_pays_the_pot_its_own_amount(classic):
     scored = replay(rules, [Deal(four, "D", "nap", "A", made=False)], pot=6)
     # 6 carried + 4 antes = 10 in the pot; failing nap pays 10 more.
     assert scored[0].pot_after == 20
-    assert postings(scored[0].transfers)["A"] == -1 - 15 - 10
+    assert changes_from(scored[0].payments)["A"] == -1 - 15 - 10
 
 
 def test_passed_out_deal_posts_only_antes():
@@ -131,14 +131,14 @@ def test_peeps_and_purchases_go_to_the_pot(classic):
 
 
 def test_close_split_gives_odd_chips_from_the_first_seat():
-    assert [(t.payee, t.chips) for t in close_transfers(7, ("A", "B", "C"), "split")] == [
+    assert [(t.payee, t.chips) for t in close_payments(7, ("A", "B", "C"), "split")] == [
         ("A", 3), ("B", 2), ("C", 2),
     ]  # fmt: skip
-    assert [(t.payee, t.chips) for t in close_transfers(2, ("A", "B", "C"), "split")] == [
+    assert [(t.payee, t.chips) for t in close_payments(2, ("A", "B", "C"), "split")] == [
         ("A", 1), ("B", 1),
     ]  # fmt: skip
-    assert close_transfers(9, ("A", "B"), "carry") == []
-    assert [(t.payee, t.chips) for t in close_transfers(9, ("A", "B"), "B")] == [("B", 9)]
+    assert close_payments(9, ("A", "B"), "carry") == []
+    assert [(t.payee, t.chips) for t in close_payments(9, ("A", "B"), "B")] == [("B", 9)]
 
 
 def test_a_pot_that_would_overflow_is_refused():
@@ -159,9 +159,9 @@ def test_example_12_nap_takes_a_pot_of_peep_fees(classic):
         Deal(FOUR, "B", "nap", "A", made=True),
     ]
     scored = replay(classic, deals)
-    assert postings(scored[0].transfers) == {"A": -3, "B": 9, "C": -4, "D": -4, POT: 2}
-    assert postings(scored[1].transfers) == {"A": 32, "B": -10, "C": -10, "D": -10, POT: -2}
-    totals = balances(postings(s.transfers) for s in scored)
+    assert changes_from(scored[0].payments) == {"A": -3, "B": 9, "C": -4, "D": -4, POT: 2}
+    assert changes_from(scored[1].payments) == {"A": 32, "B": -10, "C": -10, "D": -10, POT: -2}
+    totals = balances(changes_from(s.payments) for s in scored)
     assert totals == {"A": 29, "B": -1, "C": -14, "D": -14, POT: 0}
 
 
@@ -173,7 +173,7 @@ def test_example_13_a_failed_nap_doubles_a_pot_of_fees(classic):
     ]
     scored = replay(rules, deals)
     assert [s.pot_after for s in scored] == [3, 6]
-    totals = balances(postings(s.transfers) for s in scored)
+    totals = balances(changes_from(s.payments) for s in scored)
     assert totals == {"A": -21, "B": 14, "C": 0, "D": 1, POT: 6}
 
 
@@ -186,7 +186,7 @@ def test_example_14_five_is_not_napoleon():
     ]
     scored = replay(rules, deals)
     assert [s.pot_after for s in scored] == [1, 7, 0]
-    totals = balances(postings(s.transfers) for s in scored)
+    totals = balances(changes_from(s.payments) for s in scored)
     assert totals == {"A": -6, "B": 14, "C": -31, "D": 23, POT: 0}
 
 
@@ -206,11 +206,11 @@ def test_example_15_only_the_russian_bidder_buys_one_card_free():
 def test_example_16_six_takes_a_pot_of_dealers_antes():
     rules = with_overrides(load_preset("seven-card"), ["dealer_ante=1"])
     made = replay(rules, [Deal(FOUR, "A"), Deal(FOUR, "B", "six", "C", made=True)])
-    assert postings(made[1].transfers)["C"] == 3 * 18 + 2
+    assert changes_from(made[1].payments)["C"] == 3 * 18 + 2
     assert made[1].pot_after == 0
     rules = with_overrides(rules, ["pool_fail_doubles=on"])
     failed = replay(rules, [Deal(FOUR, "A"), Deal(FOUR, "B", "six", "C", made=False)])
-    assert postings(failed[1].transfers)["C"] == -3 * 9 - 2
+    assert changes_from(failed[1].payments)["C"] == -3 * 9 - 2
     assert failed[1].pot_after == 4
 
 
@@ -224,9 +224,9 @@ def test_example_17_an_empty_pot_is_opened_by_everyone():
             Deal(FOUR, "C"),  # the pot holds 8: nobody opens it again
         ],
     )
-    assert postings(scored[0].transfers) == {"A": -12, "B": 36, "C": -12, "D": -12, POT: 0}
-    assert postings(scored[1].transfers) == {"A": 1, "B": 1, "C": -11, "D": 1, POT: 8}
-    assert scored[2].transfers == () and scored[2].pot_after == 8
+    assert changes_from(scored[0].payments) == {"A": -12, "B": 36, "C": -12, "D": -12, POT: 0}
+    assert changes_from(scored[1].payments) == {"A": 1, "B": 1, "C": -11, "D": 1, POT: 8}
+    assert scored[2].payments == () and scored[2].pot_after == 8
 
 
 def test_example_18_the_deal_after_a_pass_pays_double():
@@ -239,8 +239,8 @@ def test_example_18_the_deal_after_a_pass_pays_double():
             Deal(FOUR, "C", "three", "B", made=True),
         ],
     )
-    assert postings(scored[1].transfers) == {"A": 24, "B": -8, "C": -8, "D": -8}
-    assert postings(scored[2].transfers) == {"A": -3, "B": 9, "C": -3, "D": -3}
+    assert changes_from(scored[1].payments) == {"A": 24, "B": -8, "C": -8, "D": -8}
+    assert changes_from(scored[2].payments) == {"A": -3, "B": 9, "C": -3, "D": -3}
 
 
 def test_example_19_a_revoker_also_pays_the_fine_into_the_pool():

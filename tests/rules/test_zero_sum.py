@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from napledger.core.errors import DealError
-from napledger.core.ledger import POT, imbalance, postings
+from napledger.core.ledger import POT, changes_from, imbalance
 from napledger.core.rules import Deal, Rules, list_presets, load_preset, score_deal
 from napledger.core.rules.scoring import replay
 
@@ -99,9 +99,9 @@ def test_every_deal_sums_to_zero_and_the_pot_never_goes_negative(evening):
     rules, deal_list, opening = evening
     pot = opening
     for scored in replay(rules, deal_list, opening):
-        entries = postings(scored.transfers)
+        entries = changes_from(scored.payments)
         assert imbalance(entries) == 0
-        assert all(t.chips > 0 and t.payer != t.payee for t in scored.transfers)
+        assert all(t.chips > 0 and t.payer != t.payee for t in scored.payments)
         pot += entries.get(POT, 0)
         assert pot == scored.pot_after >= 0
 
@@ -112,10 +112,10 @@ def test_only_the_bidder_and_a_revoker_deal_with_each_other_on_a_revoke(evening)
     rules, deal_list, opening = evening
     for deal in deal_list:
         if deal.revoker and deal.revoker != deal.bidder:
-            bid_transfers = [
+            bid_payments = [
                 t for t in score_deal(rules, deal, opening) if POT not in (t.payer, t.payee)
             ]
-            assert [(t.payer, t.payee) for t in bid_transfers] == [(deal.revoker, deal.bidder)]
+            assert [(t.payer, t.payee) for t in bid_payments] == [(deal.revoker, deal.bidder)]
 
 
 @settings(max_examples=300, deadline=None)
@@ -174,7 +174,7 @@ def test_the_bidder_wins_or_loses_exactly_the_stake_table(data):
     deal = data.draw(deals(plain))
     if deal.bid is None:
         return
-    net = postings(score_deal(plain, deal, 0))
+    net = changes_from(score_deal(plain, deal, 0))
     assert net.get(deal.bidder, 0) == expected_bidder_net(plain, deal)
     if deal.revoker and deal.revoker != deal.bidder:
         assert net[deal.revoker] == -expected_bidder_net(plain, deal)
@@ -193,11 +193,11 @@ def test_a_deal_after_a_pass_pays_exactly_twice_between_players_and_the_same_to_
     plain = score_deal(rules, deal, pot, after_pass=False)
     doubled = score_deal(rules, deal, pot, after_pass=True)
 
-    def between_players(transfers):
-        return [(t.payer, t.payee, t.chips) for t in transfers if POT not in (t.payer, t.payee)]
+    def between_players(payments):
+        return [(t.payer, t.payee, t.chips) for t in payments if POT not in (t.payer, t.payee)]
 
-    def with_the_pot(transfers):
-        return [(t.payer, t.payee, t.chips) for t in transfers if POT in (t.payer, t.payee)]
+    def with_the_pot(payments):
+        return [(t.payer, t.payee, t.chips) for t in payments if POT in (t.payer, t.payee)]
 
     assert between_players(doubled) == [(a, b, 2 * c) for a, b, c in between_players(plain)]
     assert with_the_pot(doubled) == with_the_pot(plain)

@@ -11,12 +11,12 @@ import pytest
 from napledger.core.errors import NapError
 from napledger.core.ledger import POT
 from napledger.core.options import DealOptions
+from napledger.core.read.board import Scoreboard
 from napledger.core.read.history import ScoredDeal
 from napledger.core.rules import load_preset
 from napledger.core.seating import RosterChange
 from napledger.core.tally import PlayerFigures
 from napledger.service.api import Database
-from napledger.store.views import Scoreboard
 
 
 @pytest.fixture
@@ -69,14 +69,14 @@ def test_history_keeps_voided_and_replaced_revisions_with_derived_transfers(data
         ("2", "voided"),
     ]
     replaced, live, voided = deals
-    assert replaced.transfers == () and replaced.pot_after is None
-    assert {(t.payer, t.payee, t.chips) for t in live.transfers} == {
+    assert replaced.payments == () and replaced.pot_after is None
+    assert {(t.payer, t.payee, t.chips) for t in live.payments} == {
         ("Bob", "Ann", 3),
         ("Cy", "Ann", 3),
     }
     assert live.pot_after == live.stored_pot_after == 0
-    assert dict(live.entries) == {"Ann": 6, "Bob": -3, "Cy": -3}
-    assert voided.voided and not voided.entries
+    assert dict(live.changes) == {"Ann": 6, "Bob": -3, "Cy": -3}
+    assert voided.voided and not voided.changes
 
 
 def test_join_leave_void_and_close(database):
@@ -88,7 +88,7 @@ def test_join_leave_void_and_close(database):
         s.record(DealOptions(bid="3", by="Ann", failed=True))
         assert s.void(1).scoreboard.chips == {"Ann": -6, "Bob": 3, "Cy": 0, "dee": 3}
         closed = s.close("split")
-    assert closed.transfers == () and closed.scoreboard.session.closed
+    assert closed.payments == () and closed.scoreboard.session.closed
     with database.write() as tx, pytest.raises(NapError, match="is closed"):
         tx.session().pass_()
 
@@ -111,7 +111,7 @@ def test_settlement_and_sessions(database):
         done = tx.settlement([None])
         boards = tx.sessions()
         current = tx.current_id()
-    assert sorted((p.payer, p.payee, p.amount) for p in done.payments) == [
+    assert sorted((p.payer, p.payee, p.amount) for p in done.transfers) == [
         ("Ann", "Cy", Decimal("5.0")),
         ("Bob", "Cy", Decimal("5.0")),
     ]

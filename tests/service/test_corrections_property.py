@@ -80,7 +80,7 @@ def correct(s: SessionAPI, bids: list[str], kind: str, *args) -> None:
 
 def snapshot(s: SessionAPI):
     history = s.history()
-    return s.scoreboard(), [(d.id, d.status, dict(d.entries)) for d in history.deals]
+    return s.scoreboard(), [(d.id, d.status, dict(d.changes)) for d in history.deals]
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

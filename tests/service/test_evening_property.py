@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from sqlalchemy import text
 
 from napledger.core.errors import NapError
-from napledger.core.ledger import POT, balances, imbalance, postings
+from napledger.core.ledger import POT, balances, changes_from, imbalance
 from napledger.core.options import DealOptions
 from napledger.core.rules import load_preset
 from napledger.core.rules.load import with_overrides
@@ -93,7 +93,7 @@ def snapshot(s: SessionAPI):
     history = s.history()
     return (
         s.scoreboard(),
-        [(d.id, d.status, dict(d.entries), d.stored_pot_after) for d in history.deals],
+        [(d.id, d.status, dict(d.changes), d.stored_pot_after) for d in history.deals],
         list(history.closes),
     )
 
@@ -103,14 +103,14 @@ def check_the_money(s: SessionAPI) -> None:
     board = history.scoreboard
     live = [d for d in history.deals if d.live]
     for d in history.deals:
-        assert imbalance(d.entries) == 0, d
-        assert nonzero(d.entries) == nonzero(postings(d.transfers)), d
-        assert d.entries == {} or d.live, d  # a voided or replaced deal keeps no entries
+        assert imbalance(d.changes) == 0, d
+        assert nonzero(d.changes) == nonzero(changes_from(d.payments)), d
+        assert d.changes == {} or d.live, d  # a voided or replaced deal keeps no entries
     for close in history.closes:
         assert imbalance(close.shares) == 0, close
     closes = [c for c in history.closes if c.live]
     assert len(closes) == (1 if board.session.closed else 0)
-    total = balances([d.entries for d in live] + [c.shares for c in closes])
+    total = balances([d.changes for d in live] + [c.shares for c in closes])
     assert nonzero(dict(board.chips)) == nonzero({a: c for a, c in total.items() if a != POT})
     assert board.pot == board.session.opening_pot + total.get(POT, 0)
     assert sum(board.chips.values()) + board.pot == board.session.opening_pot
@@ -124,7 +124,7 @@ def check_the_money(s: SessionAPI) -> None:
         {"s": board.session.id},
     ).all()
     assert sorted(kept) == sorted(summed)
-    dealt = board.session.opening_pot + balances(d.entries for d in live).get(POT, 0)
+    dealt = board.session.opening_pot + balances(d.changes for d in live).get(POT, 0)
     for close in closes:  # it took the pot the deals left, and left it only when carried
         assert close.pot == dealt
         assert board.pot == (dealt if close.pot_to == "carry" or dealt <= 0 else 0)

@@ -195,7 +195,7 @@ def test_a_join_or_leave_sent_twice_changes_the_seating_once(database):
 def test_a_close_and_a_reopen_sent_twice_are_done_once(database):
     write(database, lambda s: s.record(NAP))
     first, again = once(database, lambda s: s.close("split", expect_closes=0))
-    assert first.transfers == again.transfers and again.scoreboard.session.closed
+    assert first.payments == again.payments and again.scoreboard.session.closed
     once(database, lambda s: s.reopen(expect_close=1))
     # The first close sent again after the reopen: not a third close, refused.
     said = refused(database, lambda s: s.close("split", expect_closes=0))

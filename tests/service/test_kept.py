@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from napledger.core.errors import NapError
-from napledger.core.ledger import imbalance, postings
+from napledger.core.ledger import changes_from, imbalance
 from napledger.core.options import DealOptions
 from napledger.core.rules import load_preset
 from napledger.core.rules.load import with_overrides
@@ -63,7 +63,7 @@ def take(s: SessionAPI, kind: str, *args) -> None:
 
 def scored(history):
     return [
-        (d.id, d.label, d.status, d.deal, d.pot_before, d.pot_after, d.transfers, dict(d.entries))
+        (d.id, d.label, d.status, d.deal, d.pot_before, d.pot_after, d.payments, dict(d.changes))
         for d in history.deals
     ]
 
@@ -78,7 +78,7 @@ def assert_kept_is_full(kept: KeptHistory, s: SessionAPI) -> None:
     assert settlement == s.settlement()  # Decimal money, compared exactly
     assert list(kept.revisions()) == s.deals_since(0)
     for d in history.deals:  # and the money still adds up, deal by deal
-        assert imbalance(postings(d.transfers)) == 0
+        assert imbalance(changes_from(d.payments)) == 0
 
 
 @settings(max_examples=25, deadline=None)

@@ -179,14 +179,14 @@ def test_a_deal_written_by_another_connection_is_heard_with_nothing_polling(
 def test_the_live_board_of_a_long_evening_is_the_pages_board_and_stops_growing():
     kept = KeptHistory()
     with Database() as database:
-        with database.write() as ledger:
-            ledger.new_session("long", load_preset("classic"), ["Ann", "Ben", "Cat", "Dan"])
-            s = ledger.session("long")
+        with database.write() as tx:
+            tx.new_session("long", load_preset("classic"), ["Ann", "Ben", "Cat", "Dan"])
+            s = tx.session("long")
             for n in range(CHART_STEPS + 60):
                 s.record(DealOptions(bid="3", by=("Ann", "Ben", "Cat", "Dan")[n % 4], tricks=n % 6))
         for _ in range(2):
-            with database.write() as ledger:
-                ledger.session("long").pass_()
+            with database.write() as tx:
+                tx.session("long").pass_()
             board = calls.board(database, 1, kept=kept)
             assert board == calls.board(database, 1)  # the page's own board, to the chip
             series = dict(board.series)

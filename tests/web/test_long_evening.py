@@ -22,11 +22,9 @@ LIMIT = 60 * 1024  # bytes
 def seed() -> None:
     """5,000 deals through the session API in one transaction: seconds, not the minutes
     5,000 `hand` commands take."""
-    with Database() as database, database.write() as ledger:
-        ledger.new_session(
-            "marathon", load_preset("classic"), list(PLAYERS), Decimal("0.05"), "GBP"
-        )
-        s = ledger.session("marathon")
+    with Database() as database, database.write() as tx:
+        tx.new_session("marathon", load_preset("classic"), list(PLAYERS), Decimal("0.05"), "GBP")
+        s = tx.session("marathon")
         for n in range(DEALS):
             made = n % 3 > 0
             bid = "nap" if n % 7 == 0 else "3"

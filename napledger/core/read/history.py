@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from napledger.core.built import built
 from napledger.core.errors import NapError
-from napledger.core.ledger import POT, Transfer, postings
+from napledger.core.ledger import POT, Payment, changes_from
 from napledger.core.read.said import deal_label
 from napledger.core.rules import Deal, Rules, score_deal
 
@@ -34,7 +34,7 @@ class Revision(NamedTuple):
     deal: Deal | None  # None: the record could not be read (`error` says why)
     pot_after: int  # as stored
     recorded_at: datetime | None = None  # None where the reader has no use for it
-    entries: Mapping[str, int] = MappingProxyType({})  # the stored postings
+    changes: Mapping[str, int] = MappingProxyType({})  # the stored changes
     error: str | None = None  # why the record could not be read
 
     @property
@@ -46,8 +46,8 @@ class Revision(NamedTuple):
 class ScoredDeal:
     """One revision of a deal with what the rules say it paid.
 
-    `transfers` and `pot_after` are derived from the records (empty and None unless the
-    deal is live); `stored_pot_after` and `entries` are what the ledger keeps, which
+    `payments` and `pot_after` are derived from the records (empty and None unless the
+    deal is live); `stored_pot_after` and `changes` are what the store keeps, which
     `verify` compares with them. `error` says why a record could not be scored.
     """
 
@@ -59,22 +59,22 @@ class ScoredDeal:
     pot_before: int | None  # the pot the live deals before it left (None: unreadable)
     pot_after: int | None
     stored_pot_after: int
-    entries: Mapping[str, int]
+    changes: Mapping[str, int]
     recorded_at: datetime | None
     error: str | None = None
     rules: Rules | None = field(default=None, repr=False, compare=False)
     after_pass: bool = False  # the live deal before it was passed out (pass_doubles)
 
     @cached_property
-    def transfers(self) -> tuple[Transfer, ...]:
+    def payments(self) -> tuple[Payment, ...]:
         """Who paid whom in a live deal; scored when first read where the history was lazy."""
         return self.would_have_paid if self.live else ()
 
     @cached_property
-    def would_have_paid(self) -> tuple[Transfer, ...]:
+    def would_have_paid(self) -> tuple[Payment, ...]:
         """What this revision pays, scored on the pot the live deals leave before it.
 
-        For a voided or replaced deal (which keeps no entries), what it paid unless an
+        For a voided or replaced deal (which keeps no changes), what it paid unless an
         earlier deal was corrected after it.
         """
         if self.rules is None or self.deal is None or self.pot_before is None:
@@ -123,7 +123,7 @@ def scored_deals(
     stored beside it.
 
     With `stored_pots`, each deal sees the pot stored after the live deal before it (which
-    `verify` vouches for) and is scored only if its transfers are read: `stats` over
+    `verify` vouches for) and is scored only if its payments are read: `stats` over
     thousands of sessions reads them only for the deals that took the pot.
 
     A history extended by its newest deals starts from the pot the deals before them left
@@ -131,7 +131,7 @@ def scored_deals(
     """
     pot = opening_pot
     for record in records:
-        transfers: tuple[Transfer, ...] | None = None
+        payments: tuple[Payment, ...] | None = None
         pot_before, passed_before = pot, after_pass
         pot_after: int | None = None
         deal, error = record.deal, record.error
@@ -139,8 +139,8 @@ def scored_deals(
             if deal is not None and record.live and stored_pots:
                 pot_after = record.pot_after
             elif deal is not None and record.live:
-                transfers = tuple(score_deal(rules, deal, pot, after_pass))
-                pot_after = pot + postings(transfers).get(POT, 0)
+                payments = tuple(score_deal(rules, deal, pot, after_pass))
+                pot_after = pot + changes_from(payments).get(POT, 0)
         except (NapError, ValueError, KeyError, TypeError) as problem:
             if strict:
                 raise
@@ -158,14 +158,14 @@ def scored_deals(
             pot_before=pot_before if error is None else None,
             pot_after=pot_after,
             stored_pot_after=record.pot_after,
-            entries=record.entries,
+            changes=record.changes,
             recorded_at=record.recorded_at,
             error=error,
             rules=rules,
             after_pass=passed_before,
         )
-        if transfers is not None:
-            scored.__dict__["would_have_paid"] = transfers  # already scored: not twice
+        if payments is not None:
+            scored.__dict__["would_have_paid"] = payments  # already scored: not twice
         yield scored
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Protocol
 
-from napledger.core.ledger import Transfer, account_name, in_seat_order
+from napledger.core.ledger import Payment, account_name, in_seat_order
 from napledger.core.money import shown_money
 from napledger.core.numbers import signed
 from napledger.core.read.board import Scoreboard
@@ -35,11 +35,12 @@ class DealResult(Protocol):
     def scoreboard(self) -> Scoreboard: ...
 
 
-class Closed(Protocol):
-    """A close, as the action gives it back: the pot's shares (none when carried)."""
+class CloseResult(Protocol):
+    """A close, as the service gives it back (`store.views.CloseResult`; not the core's
+    `session.Closed`, which the store saves): the pot's shares (none when carried)."""
 
     @property
-    def transfers(self) -> Sequence[Transfer]: ...
+    def payments(self) -> Sequence[Payment]: ...
     @property
     def scoreboard(self) -> Scoreboard: ...
 
@@ -124,8 +125,8 @@ def close_question(plan: ClosePlan) -> str:
             "the pot ({n} chips) is carried to a next session",
             plan.pot,
         ).format(n=plan.pot)
-    elif plan.transfers:
-        shares = pot_shares(plan.transfers)
+    elif plan.payments:
+        shares = pot_shares(plan.payments)
         pot = ngettext(
             "the pot ({n} chip) goes to {shares}", "the pot ({n} chips) goes to {shares}", plan.pot
         ).format(n=plan.pot, shares=shares)
@@ -136,18 +137,18 @@ def close_question(plan: ClosePlan) -> str:
     )
 
 
-def closed(done: Closed) -> str:
+def closed(done: CloseResult) -> str:
     board = done.scoreboard
     if board.session.pot_to == "carry":
         pot = _("stays in the box for the next session (--carry-from)")
     else:
-        pot = pot_shares(done.transfers) or _("empty")
+        pot = pot_shares(done.payments) or _("empty")
     return _("Session {name} closed. Pot: {pot}.").format(name=board.session.name, pot=pot)
 
 
-def pot_shares(transfers: Sequence[Transfer]) -> str:
+def pot_shares(payments: Sequence[Payment]) -> str:
     """Each player's share of a pot paid out at a close: "Ann +2, Ben +2"."""
-    return shares_said((x.payee, x.chips) for x in transfers)
+    return shares_said((x.payee, x.chips) for x in payments)
 
 
 def reopened(board: Scoreboard) -> str:

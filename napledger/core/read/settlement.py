@@ -17,7 +17,7 @@ from typing import NamedTuple, Protocol
 from napledger.core.ledger import POT, account_name
 from napledger.core.money import money_chips, shown_amount, summed_money
 from napledger.core.read.board import SessionInfo
-from napledger.core.settle import Payment, settle
+from napledger.core.settle import Transfer, settle
 from napledger.core.words import _, ngettext
 
 
@@ -28,7 +28,7 @@ class Settlement(NamedTuple):
     net: Mapping[str, Decimal]
     currency: str
     chip_value: Decimal | None  # None when the sessions had different chip values
-    payments: Sequence[Payment]
+    transfers: Sequence[Transfer]
     places: int = 2  # money is shown with this many places (napledger.core.money)
 
     def shown_money(self, amount: Decimal | int, signed: bool = False, label: bool = False) -> str:
@@ -39,13 +39,13 @@ class Settlement(NamedTuple):
     def notes(self) -> tuple[str, ...]:
         """What a settlement says beside its payments, in every front end: that everyone
         is square, and that an open session counts as if it closed now."""
-        square = () if self.payments else (everyone_square(),)
+        square = () if self.transfers else (everyone_square(),)
         open_ = any(s.closed_at is None for s in self.sessions)
         return (*square, *((as_if_closed_now(),) if open_ else ()))
 
-    def payment_said(self, payment: Payment) -> str:
+    def transfer_said(self, transfer: Transfer) -> str:
         """One payment, as the page and the terminal say it: "Ben → Ann: 0.70 GBP"."""
-        return paid_said(payment, self.shown_money(payment.amount, label=True))
+        return paid_said(transfer, self.shown_money(transfer.amount, label=True))
 
 
 def parties(net: Mapping[str, Decimal], players: Iterable[str] = ()) -> list[str]:
@@ -68,10 +68,10 @@ def as_if_closed_now() -> str:
     return _("An open session counts as if it closed now, with the pot split.")
 
 
-def paid_said(payment: Payment, amount: str) -> str:
+def paid_said(transfer: Transfer, amount: str) -> str:
     """One payment of a settlement: "Ben → Ann: 0.70 GBP" (any name fits the sentence)."""
     return _("{payer} → {payee}: {amount}").format(
-        payer=account_name(payment.payer), payee=account_name(payment.payee), amount=amount
+        payer=account_name(transfer.payer), payee=account_name(transfer.payee), amount=amount
     )
 
 
@@ -105,7 +105,7 @@ class EveningPart:
     currency: str
     sessions: tuple[Settled, ...]
     net: dict[str, Decimal]  # party (a player, or "pot" for money in a carried box) -> money
-    plan: tuple[Payment, ...]
+    plan: tuple[Transfer, ...]
 
     @property
     def chip_value(self) -> Decimal | None:

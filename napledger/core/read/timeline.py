@@ -17,7 +17,7 @@ from functools import cached_property
 from itertools import islice
 from typing import NamedTuple
 
-from napledger.core.ledger import POT, Transfer, balances, in_seat_order, postings
+from napledger.core.ledger import POT, Payment, balances, changes_from, in_seat_order
 from napledger.core.read.board import Scoreboard
 from napledger.core.read.history import ScoredDeal
 from napledger.core.read.said import (
@@ -57,7 +57,7 @@ class CloseRecord(NamedTuple):
 
     pot_to: str  # split, carry or a player
     pot: int  # chips in the pot at the close
-    # The close's postings: the chips it moved into (+) or out of (-) each
+    # The close's changes: the chips it moved into (+) or out of (-) each
     # account, the pot's included (not what each account held at the close).
     shares: Mapping[str, int]
     live: bool
@@ -105,12 +105,12 @@ class Row(NamedTuple):
     note: str | None = None  # typed with the deal
     # Each account's change in seat order, the pot last: what a live row paid, what a
     # voided or replaced deal or a reopened close had paid (it no longer counts).
-    payments: tuple[tuple[str, int], ...] = ()
+    changes: tuple[tuple[str, int], ...] = ()
     pot: int | None = None  # chips in the pot after it (none: it does not count)
     seated: tuple[str, ...] = ()  # who was at the table for it
     # Each account's running balance after it (the pot's account too), where it counts.
     totals: Mapping[str, int] | None = None
-    transfers: tuple[Transfer, ...] = ()  # who paid whom, where it counts
+    payments: tuple[Payment, ...] = ()  # who paid whom, where it counts
     deal: ScoredDeal | None = None
     recorded_at: datetime | None = None
 
@@ -214,18 +214,18 @@ class Timeline:
     def _deal(self, d: ScoredDeal) -> Row:
         deal = d.deal
         assert deal is not None  # a strict history has read every record
-        # A voided or replaced deal keeps no entries: what it paid is scored again.
-        paid = d.transfers if d.live else d.would_have_paid
-        changes = (d.entries if d.live else None) or postings(paid)
+        # A voided or replaced deal keeps no changes: what it paid is scored again.
+        paid = d.payments if d.live else d.would_have_paid
+        changes = (d.changes if d.live else None) or changes_from(paid)
         touched = {a for x in paid for a in (x.payer, x.payee)}
-        payments = tuple(in_seat_order(changes, self.players, touched))
+        in_order = tuple(in_seat_order(changes, self.players, touched))
         # A player with a payment in the deal was at the table, whatever the record says.
         seated = tuple(dict.fromkeys([*deal.seated, *(a for a in changes if a != POT)]))
         totals = None
         if d.live:
             self.live += 1
             moved = sum(c for a, c in changes.items() if a != POT)
-            # Transfers sum to zero: what the players lost together went into the pot.
+            # Payments sum to zero: what the players lost together went into the pot.
             self.paid_in += max(-moved, 0)
             self.taken += max(moved, 0)
             self.left = d.stored_pot_after
@@ -240,11 +240,11 @@ class Timeline:
             bid=bid_name(deal.bid) if deal.bid else None,
             extras=extras(deal),
             note=deal.note,
-            payments=payments,
+            changes=in_order,
             pot=d.stored_pot_after if d.live else None,
             seated=seated,
             totals=totals,
-            transfers=d.transfers,
+            payments=d.payments,
             deal=d,
             recorded_at=d.recorded_at,
         )
@@ -252,19 +252,19 @@ class Timeline:
     def _close(self, close: CloseRecord, seated: tuple[str, ...]) -> Row:
         carried_to = self.carried_to if close.live else None
         said = pot_at_close(close.pot, close.pot_to, carried_to)
-        payments = tuple(in_seat_order(close.shares, self.players))
+        in_order = tuple(in_seat_order(close.shares, self.players))
         if not close.live:
-            return Row(CLOSING, pot_row_label(CLOSE), "reopened", said, payments=payments)
+            return Row(CLOSING, pot_row_label(CLOSE), "reopened", said, changes=in_order)
         return Row(
             CLOSING,
             pot_row_label(CLOSE),
             "live",
             said,
-            payments=payments,
+            changes=in_order,
             pot=close.pot + close.shares.get(POT, 0),
             seated=seated,
             totals=self._running(close.shares),
-            transfers=tuple(Transfer(POT, a, c) for a, c in payments if a != POT and c),
+            payments=tuple(Payment(POT, a, c) for a, c in in_order if a != POT and c),
             recorded_at=close.closed_at,
         )
 
@@ -322,15 +322,15 @@ class History:
         """The last `most` live deals, the newest first."""
         return tuple(islice((d for d in reversed(self.deals) if d.live), most))
 
-    def payments(self, event: ScoredDeal | CloseRecord) -> tuple[tuple[str, int], ...]:
+    def changes(self, event: ScoredDeal | CloseRecord) -> tuple[tuple[str, int], ...]:
         """A live deal's changes, or a close's shares, as every front end lists them: in
         seat order, the pot last; an account a deal's payments touched shows even at 0 (a
         dealer who anted and won it back took part in the deal)."""
         players = self.scoreboard.players
         if isinstance(event, CloseRecord):
             return tuple(in_seat_order(event.shares, players))
-        touched = {a for x in event.transfers for a in (x.payer, x.payee)}
-        return tuple(in_seat_order(event.entries, players, touched))
+        touched = {a for x in event.payments for a in (x.payer, x.payee)}
+        return tuple(in_seat_order(event.changes, players, touched))
 
     @cached_property
     def running(self) -> tuple[tuple[str, Mapping[str, int]], ...]:
@@ -348,7 +348,7 @@ class History:
         seated: tuple[str, ...] = self.scoreboard.seating
         for event in self.timeline:
             if isinstance(event, ScoredDeal) and event.live:
-                total = balances([event.entries], start=total)
+                total = balances([event.changes], start=total)
                 seated = event.deal.seated if event.deal is not None else seated
                 out.append((event.label, total, seated))
             elif isinstance(event, CloseRecord) and event.live:

@@ -1,4 +1,4 @@
-"""Scoring one deal: a pure function from the deal's record to transfers between accounts."""
+"""Scoring one deal: a pure function from the deal's record to payments between accounts."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from napledger.core.errors import DealError
-from napledger.core.ledger import POT, Transfer, postings
+from napledger.core.ledger import POT, Payment, changes_from
 from napledger.core.numbers import grouped
 from napledger.core.rules.choices import choices
 from napledger.core.rules.model import Bid, Rules
@@ -162,8 +162,8 @@ def check_deal(rules: Rules, deal: Deal) -> None:
 
 def score_deal(
     rules: Rules, deal: Deal, pot_before: int, after_pass: bool = False
-) -> list[Transfer]:
-    """Every transfer of one deal, in the order they happen at the table.
+) -> list[Payment]:
+    """Every payment of one deal, in the order they happen at the table.
 
     The order matters only for the pot: antes and fees go in before the bid is
     settled, so a napoleon takes (or doubles) a box that includes this deal's ante.
@@ -171,14 +171,14 @@ def score_deal(
     """
     check_deal(rules, deal)
     settings = rules.settings
-    transfers: list[Transfer] = []
+    payments: list[Payment] = []
     pot = pot_before
 
     def pay(payer: str, payee: str, chips: int) -> None:
         nonlocal pot
         if chips <= 0:
             return
-        transfers.append(Transfer(payer, payee, chips))
+        payments.append(Payment(payer, payee, chips))
         pot += chips if payee == POT else -chips if payer == POT else 0
 
     if pot_before == 0:  # the opening stake of an empty pot, before anything else
@@ -194,7 +194,7 @@ def score_deal(
     for player, cards in deal.buys:
         pay(player, POT, settings.purchase_fee * cards)
     if deal.bid is None or deal.bidder is None:
-        return transfers
+        return payments
 
     bid = rules.bid(deal.bid)
     bidder = deal.bidder
@@ -224,7 +224,7 @@ def score_deal(
                 most=grouped(MAX_POT)
             )
         )
-    return transfers
+    return payments
 
 
 def was_made(rules: Rules, deal: Deal, bid: Bid | None = None) -> bool | None:
@@ -297,16 +297,16 @@ def describe(rules: Rules, deal: Deal) -> str:
     return _("{dealer} dealt · {what}").format(dealer=deal.dealer, what=what) + more + note
 
 
-def close_transfers(pot: int, seated: tuple[str, ...], to: str) -> list[Transfer]:
+def close_payments(pot: int, seated: tuple[str, ...], to: str) -> list[Payment]:
     """Empty the pot at the close: `split` among the seated, `carry`, or all to one player."""
     if pot <= 0 or to == "carry":
         return []
     if to != "split":
-        return [Transfer(POT, to, pot)]
+        return [Payment(POT, to, pot)]
     share, spare = divmod(pot, len(seated))
     # The odd chips go one each in seat order from the first seat.
     return [
-        Transfer(POT, player, share + (1 if seat < spare else 0))
+        Payment(POT, player, share + (1 if seat < spare else 0))
         for seat, player in enumerate(seated)
         if share or seat < spare
     ]
@@ -315,7 +315,7 @@ def close_transfers(pot: int, seated: tuple[str, ...], to: str) -> list[Transfer
 @dataclass(frozen=True)
 class Scored:
     deal: Deal
-    transfers: tuple[Transfer, ...]
+    payments: tuple[Payment, ...]
     pot_after: int
 
 
@@ -324,8 +324,8 @@ def replay(rules: Rules, deals: Iterable[Deal], pot: int = 0) -> list[Scored]:
     scored = []
     after_pass = False
     for deal in deals:
-        transfers = tuple(score_deal(rules, deal, pot, after_pass))
-        pot += postings(transfers).get(POT, 0)
-        scored.append(Scored(deal, transfers, pot))
+        payments = tuple(score_deal(rules, deal, pot, after_pass))
+        pot += changes_from(payments).get(POT, 0)
+        scored.append(Scored(deal, payments, pot))
         after_pass = deal.bid is None
     return scored

@@ -127,7 +127,7 @@ def deal_columns(players: Sequence[str]) -> list[Column]:
     return [*columns, *DEAL_TAIL_COLUMNS]
 
 
-def write_history(
+def write_timeline(
     sessions: Sequence[SessionReport],
     deals: Sheet,
     ledger: Sheet,
@@ -236,7 +236,7 @@ class _SessionWriter:
                 self._values(row), money=self.fmt, signed=self.signed, muted=not row.live
             )
             if row.counts:
-                for t in row.transfers:
+                for t in row.payments:
                     self._ledger_row(row, t.payer, t.payee, t.chips)
             if row.kind == DEAL:
                 tick.deal_written()
@@ -263,7 +263,7 @@ class _SessionWriter:
             row.pot,
             row.note,
         ]
-        paid = dict(row.payments)
+        paid = dict(row.changes)
         # A close shows where everyone ends; a deal, those at the table for it.
         at_table = set(session.players if row.kind == CLOSING else row.seated)
         for player in self.players:
