@@ -47,6 +47,12 @@ if "TMPDIR" not in os.environ and (_memory := _in_memory_folder()):
     tempfile.tempdir = None  # asked again: the next temporary file goes there
 
 
+# The test modules as pytest rewrites their asserts, kept (in __pycache__, as pytest does
+# wherever the environment does not say PYTHONDONTWRITEBYTECODE): rewriting them is half
+# of what a worker spends collecting, and every worker of every run did it again.
+sys.dont_write_bytecode = False
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """napledger's sources compiled once, before the workers start.
 
