@@ -5,6 +5,7 @@ transaction, as each command is."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from decimal import Decimal
 from typing import Any, TypeVar
 
 import pytest
@@ -29,11 +30,14 @@ class Table:
         rules: Sequence[str] = (),
         dealer: str | None = None,
         carry_from: str | None = None,
+        chip: str | None = None,
+        currency: str | None = None,
     ) -> None:
         """As `new NAME --players A,B,C --variant V --rule K=V ... --dealer D` does."""
         chosen = with_overrides(load_rules(variant), rules)
+        value = None if chip is None else Decimal(chip)
         with self.database.write() as tx:
-            tx.new_session(name, chosen, players.split(","), dealer=dealer, carry_from=carry_from)
+            tx.new_session(name, chosen, players.split(","), value, currency, dealer, carry_from)
 
     def act(self, action: Callable[[SessionAPI], T], session: str | None = None) -> T:
         """One writing action on the session (the current one unless named)."""
@@ -64,6 +68,19 @@ class Table:
 
     def amend(self, number: int, session: str | None = None, **options: Any) -> None:
         self.act(lambda s: s.amend(number, DealOptions(**options)), session)
+
+    def close(self, pot_to: str = "split", session: str | None = None) -> None:
+        self.act(lambda s: s.close(pot_to), session)
+
+    def reopen(self, session: str | None = None) -> None:
+        self.act(lambda s: s.reopen(), session)
+
+    def payments(self, *sessions: str | None) -> list[tuple[str, str, Decimal]]:
+        """The fewest payments that settle `sessions` (the current one if none named), as
+        `settle` lists them: (payer, payee, money)."""
+        with self.database.read() as tx:
+            settlement = tx.settlement(sessions or [None])
+        return sorted((p.payer, p.payee, p.amount) for p in settlement.payments)
 
     def chips(self, session: str | None = None) -> dict[str, int]:
         return dict(self.read(lambda s: s.scoreboard().chips, session))
