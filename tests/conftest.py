@@ -21,6 +21,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import hypothesis
 import pytest
 import typer.main
 from typer.testing import CliRunner, Result
@@ -46,6 +47,11 @@ if "TMPDIR" not in os.environ and (_memory := _in_memory_folder()):
     os.environ["TMPDIR"] = _memory
     tempfile.tempdir = None  # asked again: the next temporary file goes there
 
+
+# No example has a deadline: on two shared cores a worker may wait its turn for a second,
+# and a property that held is not a failure for it. A test's own settings keep this.
+hypothesis.settings.register_profile("napledger", deadline=None)
+hypothesis.settings.load_profile("napledger")
 
 # The test modules as pytest rewrites their asserts, kept (in __pycache__, as pytest does
 # wherever the environment does not say PYTHONDONTWRITEBYTECODE): rewriting them is half
