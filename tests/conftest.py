@@ -21,6 +21,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import hypothesis
 import pytest
 import typer.main
 from typer.testing import CliRunner, Result
@@ -45,6 +46,17 @@ def _in_memory_folder() -> str | None:
 if "TMPDIR" not in os.environ and (_memory := _in_memory_folder()):
     os.environ["TMPDIR"] = _memory
     tempfile.tempdir = None  # asked again: the next temporary file goes there
+
+
+# No example has a deadline: on two shared cores a worker may wait its turn for a second,
+# and a property that held is not a failure for it. A test's own settings keep this.
+hypothesis.settings.register_profile("napledger", deadline=None)
+hypothesis.settings.load_profile("napledger")
+
+# The test modules as pytest rewrites their asserts, kept (in __pycache__, as pytest does
+# wherever the environment does not say PYTHONDONTWRITEBYTECODE): rewriting them is half
+# of what a worker spends collecting, and every worker of every run did it again.
+sys.dont_write_bytecode = False
 
 
 def pytest_configure(config: pytest.Config) -> None:

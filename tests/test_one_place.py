@@ -1,7 +1,7 @@
 """No front end decides again what the read model decides once (docs/glossary.md: read
 model): each of these was written in two to four places before #17, and each drifted.
 
-The rules themselves are tested on the core (tests/test_reading.py); that the four front
+The rules themselves are tested on the core (tests/core/test_reading.py); that the four front
 ends draw them alike, in tests/test_front_ends_agree.py. This keeps new copies out.
 """
 

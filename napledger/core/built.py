@@ -5,7 +5,7 @@ about as much again as the object itself: `stats` makes two for each deal of a c
 whole history (its record and its scored deal), and half its time went to them (issue
 #23). `built` fills the instance's fields directly. It is for classes without a
 `__post_init__` or `__slots__`, with every field given (no default is filled in): the
-tests check both classes it makes (tests/test_built.py).
+tests check both classes it makes (tests/core/test_built.py).
 """
 
 from __future__ import annotations

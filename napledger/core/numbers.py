@@ -95,7 +95,7 @@ def held(chips: int) -> str:
 @dataclass(frozen=True)
 class Writing:
     """How a language writes numbers on screen and in a workbook (CLDR's symbols, as Babel
-    has them: tests/test_numbers.py compares), and the signs it writes currencies with,
+    has them: tests/core/test_numbers.py compares), and the signs it writes currencies with,
     after the amount. A typographic minus, as Russian and Polish print a negative amount."""
 
     decimal: str

@@ -9,6 +9,7 @@ import json
 import os
 import random
 import re
+import select
 import signal
 import subprocess
 import sys
@@ -70,36 +71,46 @@ while True:
 """
 
 
-def test_writers_killed_mid_write_leave_a_whole_ledger(nap, db_path, tmp_path):
+def writing(writer: subprocess.Popen[str]) -> str:
+    """What `writer` printed up to its first deal, read as it comes (30 s at most)."""
+    assert writer.stdout is not None
+    said = ""
+    while "Deal" not in said:
+        ready, _, _ = select.select([writer.stdout], [], [], 30)
+        line = writer.stdout.readline() if ready else ""
+        if not line:  # silent for 30 s, or gone: the checks below say what it wrote
+            break
+        said += line
+    return said
+
+
+def test_writers_killed_mid_write_leave_a_whole_ledger(nap, db_path):
     nap("new crash --players A,B,C,D")
     rng = random.Random(4)
-    outputs = []
-    for round_ in range(2):
-        writers = []
-        for player in PLAYERS[:3]:
-            out = tmp_path / f"writer-{round_}-{player}.out"
-            outputs.append(out)
-            with out.open("w") as sink:
-                writers.append(
-                    subprocess.Popen(
-                        [sys.executable, "-u", "-c", WRITER, player],
-                        env=env(db_path),
-                        stdout=sink,
-                        stderr=subprocess.STDOUT,
-                    )
-                )
-        # Kill them once they are all writing, each at a random moment of its work.
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline and not all(
-            "Deal" in out.read_text() for out in outputs[-3:]
-        ):
-            time.sleep(0.05)
+    texts = []
+    for _round in range(2):
+        writers = [
+            subprocess.Popen(
+                [sys.executable, "-u", "-c", WRITER, player],
+                env=env(db_path),
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+            )
+            for player in PLAYERS[:3]
+        ]
+        # Kill them once they are all writing (each has told of a deal), each at a random
+        # moment of its work.
+        said = [writing(writer) for writer in writers]
         for writer in writers:
-            time.sleep(rng.random() / 20)
+            time.sleep(rng.random() / 20)  # the random moment: not a wait for anything
             writer.send_signal(signal.SIGKILL)
             writer.wait(timeout=30)
+        for writer, first in zip(writers, said, strict=True):
+            assert writer.stdout is not None
+            texts.append(first + writer.stdout.read())
+            writer.stdout.close()
 
-    texts = [out.read_text() for out in outputs]
     assert not any("locked" in t or "Traceback" in t or "Error" in t for t in texts), texts
     reported = {int(n) for t in texts for n in re.findall(r"Deal (\d+)", t)}
     assert len(reported) >= 6, "too few deals were written for the test to mean anything"

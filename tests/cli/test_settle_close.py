@@ -1,4 +1,6 @@
-"""Settling up and closing: the pot split, carried or taken, and the fewest payments."""
+"""Settling up and closing as typed and shown: `settle`'s list and JSON, `-s` naming
+sessions, `close --pot`, `--carry-from`, `reopen` and the closes in `hands`. The rules of
+settling and closing are tested on the session service: tests/service/test_settle_close.py."""
 
 from decimal import Decimal
 
@@ -28,67 +30,6 @@ def test_settle_example_8_in_three_payments(nap):
     assert all(Decimal(t["money"]) == t["chips"] * 5 for t in plan)
     out = nap("settle").stdout
     assert "3 payments" in out and "→ A:" in out and "+175" in out
-
-
-def test_settle_joins_sessions_by_player_name(nap):
-    nap("new one --players Ann,Ben,Cat --chip 0.10 --currency GBP")
-    nap("hand 3 --by ann --made")  # Ann +6, Ben -3, Cat -3
-    nap("new two --players ben,cat,ann --chip 0.10 --currency GBP")
-    nap("hand 3 --by ann --made")
-    plan = nap.json("settle --session one --session two --json")["transfers"]
-    assert sorted((t["from"], t["to"], t["money"]) for t in plan) == [
-        ("Ben", "Ann", "0.60"), ("Cat", "Ann", "0.60"),
-    ]  # fmt: skip
-
-
-def test_settle_refuses_to_mix_currencies(nap):
-    nap("new one --players A,B,C --currency GBP")
-    nap("new two --players A,B,C --currency EUR")
-    assert "different currencies" in nap.fails("settle -s one -s two")
-
-
-def test_open_session_settles_as_if_the_pot_were_split(nap):
-    nap("new p --players A,B,C --rule pool=on")
-    nap("pass")  # everyone antes 1: pot 3
-    assert nap.json("settle --json") == {"transfers": []}
-
-
-def test_close_carry_and_carry_from_grow_the_box_across_evenings(nap):
-    nap("new first --players A,B,C --variant russian")
-    nap("hand 2 --by A --failed")  # A antes 1, pays 2 each and 2 to the box: box 3
-    nap("close --pot carry")
-    plan = nap.json("settle --session first --json")["transfers"]
-    assert {(t["from"], t["to"], t["chips"]) for t in plan} == {
-        ("A", "pot", 3),
-        ("A", "B", 2),
-        ("A", "C", 2),
-    }
-    nap("new second --players A,B,C --variant russian --carry-from first")
-    assert nap.json("table --json")["pot"] == 3
-    assert "check out" in nap("verify").stdout
-    assert "already carried" in nap.fails(
-        "new third --players A,B,C --variant russian --carry-from first"
-    )
-    nap("hand napoleon --by B --made")  # A deals and antes (box 4); B takes it and 5 from each
-    assert nap.chips() == {"A": -1 - 5, "B": 10 + 4, "C": -5}
-    # Over both evenings the box is empty again, so it is no party to the settlement.
-    plan = nap.json("settle -s first -s second --json")["transfers"]
-    assert "pot" not in {t["from"] for t in plan} | {t["to"] for t in plan}
-
-
-def test_close_gives_the_pot_to_a_player_and_then_refuses_new_deals(nap):
-    nap("new x --players A,B,C --rule pool=on")
-    nap("pass")
-    nap("close --pot b")
-    assert nap.chips() == {"A": -1, "B": 2, "C": -1}
-    assert "closed" in nap.fails("hand 3 --by A --made")
-    assert "closed" in nap.fails("close")
-
-
-def test_carry_from_needs_a_carried_pot(nap):
-    nap("new x --players A,B,C")
-    nap("close")
-    assert "did not carry" in nap.fails("new y --players A,B,C --carry-from x")
 
 
 def test_a_carried_pot_keeps_its_chip_value(nap):
@@ -143,19 +84,6 @@ def test_reopen_takes_back_a_close_and_keeps_it_voided_in_the_record(nap, db_pat
     # A close is a row of its own, named as the workbook's Deals sheet names it.
     assert "passed out A -1 B -1 C -1 pot +3 3 close reopened: pot of 3 to B B +3 pot -3" in listed
     assert "close pot of 6 split A +2 B +2 C +2 pot -6 0" in listed
-
-
-def test_reopen_refuses_an_open_session_and_a_pot_another_session_took(nap):
-    nap("new first --players A,B,C --variant russian")
-    assert "is not closed" in nap.fails("reopen")
-    nap("pass")
-    nap("close --pot carry")
-    nap("new second --players A,B,C --variant russian --carry-from first")
-    error = nap.fails("reopen --session first")
-    assert error == (
-        "Error: the pot of 'first' was carried into 'second', so it cannot be reopened"
-    )
-    assert nap.json("table --json --session first")["session"]["closed"]
 
 
 def test_a_mistyped_pot_choice_names_the_choices(nap):

@@ -1,4 +1,6 @@
-"""`stats`: lifetime figures over every session, checked against hand-worked evenings."""
+"""`stats`: lifetime figures over every session, checked against hand-worked evenings, as
+its tables and JSON show them. What counts as a nap and as treasure is tested on the
+session service (tests/service/test_stats.py)."""
 
 from __future__ import annotations
 
@@ -75,28 +77,6 @@ def test_one_currency_gives_money_as_one_decimal(nap):
     out = nap("stats").stdout
     assert "No chip total: these sessions value a chip differently (0.10, 0.25)" in out
     assert "+1.60" in out and "chips " not in out.split("Bidding")[0].replace("(chips)", "")
-
-
-def test_naps_come_from_the_rules_not_the_names(nap):
-    nap("new seven --players A,B,C --variant seven-card")
-    nap("hand six --by A --made")  # a pot bid above nap: counts
-    nap("hand 4 --by B --made")
-    nap("close")
-    nap("new ru --players A,B,C --variant russian")
-    nap("hand five --by C --made")  # five tricks, but not the pot bid
-    nap("hand napoleon --by B --made")  # takes the box: C's and B's antes
-    doc = by_name(nap.json("stats --json"))
-    assert [doc[p]["naps_made"] for p in "ABC"] == [1, 1, 0]
-    assert doc["B"]["treasure"] == 2 and doc["A"]["treasure"] == 0
-
-
-def test_pool_payout_is_treasure_taken(nap):
-    nap("new pool --players A,B,C,D --rule pool=on --dealer D")
-    nap("hand three --by A --made")
-    nap("hand nap --by B --tricks 5")  # the pool of 4 and this deal's 4 antes
-    nap("close --pot split")  # sharing out the pot at the close is not treasure
-    b = by_name(nap.json("stats --json"))["B"]
-    assert (b["treasure"], b["chips"], b["naps_made"]) == (8, 33, 1)
 
 
 def test_player_filter_matches_like_the_table_does(nap):

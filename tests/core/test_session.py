@@ -26,7 +26,7 @@ from napledger.core.rules.scoring import replay
 from napledger.core.session import LiveDeal, SessionState
 
 spec = importlib.util.spec_from_file_location(
-    "zero_sum", Path(__file__).parent.parent / "rules" / "test_zero_sum.py"
+    "zero_sum", Path(__file__).parent / "rules" / "test_zero_sum.py"
 )
 assert spec and spec.loader
 zero_sum = importlib.util.module_from_spec(spec)

@@ -12,7 +12,7 @@ from napledger.core.rules import load_preset
 from napledger.store.codec import DealRecord, deal_from_json, deal_to_json, read, revisions
 
 spec = importlib.util.spec_from_file_location(
-    "zero_sum", Path(__file__).parent.parent / "rules" / "test_zero_sum.py"
+    "zero_sum", Path(__file__).parent.parent / "core" / "rules" / "test_zero_sum.py"
 )
 assert spec and spec.loader
 zero_sum = importlib.util.module_from_spec(spec)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 from napledger.web.chart import BOTTOM, HEIGHT, PAD, WIDTH, running_chart
 from napledger.web.live import Hub, Watch
@@ -80,10 +81,12 @@ def test_one_watcher_per_session_started_on_demand_and_stopped_with_its_last_pag
             marks["value"] = 2
             await asyncio.wait_for(waiting.wait(), 2)  # a change wakes every page
             assert first.snapshot.html == "board 2"
+            watcher = first.task
         assert hub.watches == {}  # the last page left: the watcher stopped
-        count = len(polled)
-        await asyncio.sleep(0.05)
-        assert len(polled) == count  # and polls no more
+        assert watcher is not None
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.wait_for(watcher, 2)  # its end awaited, not guessed at
+        assert watcher.cancelled()  # and it polls no more: only its task polled
         async with hub.watching(8) as watch:
             waiting = watch.changed
             hub.stop()

@@ -7,7 +7,6 @@ import socket
 import stat
 import subprocess
 import sys
-import time
 from pathlib import Path
 from urllib.parse import quote
 
@@ -54,8 +53,9 @@ def test_serve_prints_the_links_serves_them_and_stops_cleanly_on_ctrl_c(nap):
         # The server's secret itself is no session's key.
         assert httpx2.get(viewers + "/keep?key=our-table-secret", timeout=10).status_code == 403
         live = httpx2.stream("GET", viewers + "/events", timeout=10)
-        live.__enter__()  # an open live page must not hold the server up
-        time.sleep(0.3)
+        # An open live page must not hold the server up: its stream has begun (its first
+        # line has come) when Ctrl-C is pressed.
+        assert next(live.__enter__().iter_lines())
     finally:
         server.send_signal(signal.SIGINT)
         _, err = server.communicate(timeout=15)
