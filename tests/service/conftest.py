@@ -75,12 +75,12 @@ class Table:
     def reopen(self, session: str | None = None) -> None:
         self.act(lambda s: s.reopen(), session)
 
-    def payments(self, *sessions: str | None) -> list[tuple[str, str, Decimal]]:
+    def transfers(self, *sessions: str | None) -> list[tuple[str, str, Decimal]]:
         """The fewest payments that settle `sessions` (the current one if none named), as
         `settle` lists them: (payer, payee, money)."""
         with self.database.read() as tx:
             settlement = tx.settlement(sessions or [None])
-        return sorted((p.payer, p.payee, p.amount) for p in settlement.payments)
+        return sorted((p.payer, p.payee, p.amount) for p in settlement.transfers)
 
     def chips(self, session: str | None = None) -> dict[str, int]:
         return dict(self.read(lambda s: s.scoreboard().chips, session))

@@ -21,7 +21,7 @@ def russian_evening(table, name="moscow"):
 
 def test_settle_example_8_in_three_payments(table):
     russian_evening(table)
-    plan = table.payments()
+    plan = table.transfers()
     assert len(plan) == 3
     left = {"A": Decimal(175), "B": Decimal(60), "C": Decimal(-100), "D": Decimal(-135)}
     for payer, payee, money in plan:
@@ -36,7 +36,7 @@ def test_settle_joins_sessions_by_player_name(table):
     table.hand("3", "ann", made=True)  # Ann +6, Ben -3, Cat -3
     table.new("two", "ben,cat,ann", chip="0.10", currency="GBP")
     table.hand("3", "ann", made=True)
-    assert table.payments("one", "two") == [
+    assert table.transfers("one", "two") == [
         ("Ben", "Ann", Decimal("0.60")),
         ("Cat", "Ann", Decimal("0.60")),
     ]
@@ -46,20 +46,20 @@ def test_settle_refuses_to_mix_currencies(table):
     table.new("one", "A,B,C", currency="GBP")
     table.new("two", "A,B,C", currency="EUR")
     with pytest.raises(NapError, match="different currencies"):
-        table.payments("one", "two")
+        table.transfers("one", "two")
 
 
 def test_open_session_settles_as_if_the_pot_were_split(table):
     table.new("p", "A,B,C", rules=["pool=on"])
     table.pass_()  # everyone antes 1: pot 3
-    assert table.payments() == []
+    assert table.transfers() == []
 
 
 def test_close_carry_and_carry_from_grow_the_box_across_evenings(table):
     table.new("first", "A,B,C", variant="russian")
     table.hand("2", "A", failed=True)  # A antes 1, pays 2 each and 2 to the box: box 3
     table.close("carry")
-    assert set(table.payments("first")) == {("A", "pot", 3), ("A", "B", 2), ("A", "C", 2)}
+    assert set(table.transfers("first")) == {("A", "pot", 3), ("A", "B", 2), ("A", "C", 2)}
     table.new("second", "A,B,C", variant="russian", carry_from="first")
     assert table.pot() == 3
     assert table.problems() == []
@@ -68,7 +68,7 @@ def test_close_carry_and_carry_from_grow_the_box_across_evenings(table):
     table.hand("napoleon", "B", made=True)  # A deals and antes (box 4); B takes it and 5 each
     assert table.chips() == {"A": -1 - 5, "B": 10 + 4, "C": -5}
     # Over both evenings the box is empty again, so it is no party to the settlement.
-    assert "pot" not in {who for p in table.payments("first", "second") for who in p[:2]}
+    assert "pot" not in {who for p in table.transfers("first", "second") for who in p[:2]}
 
 
 def test_close_gives_the_pot_to_a_player_and_then_refuses_new_deals(table):
@@ -92,8 +92,8 @@ def test_carry_from_needs_a_carried_pot(table):
 def test_a_session_named_twice_is_settled_once(table):
     table.new("one", "A,B,C")
     table.hand("3", "A", made=True)
-    once = table.payments()
-    assert table.payments("one", "1", "ONE") == once
+    once = table.transfers()
+    assert table.transfers("one", "1", "ONE") == once
     assert [money for _, _, money in once] == [3, 3]
 
 

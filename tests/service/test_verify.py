@@ -110,7 +110,7 @@ def test_a_damaged_file_fails_the_integrity_check(evening, db_path):
 def test_verify_changes_nothing(evening):
     def state():
         history = evening.read(lambda s: s.history(), "box")
-        return [(d.id, d.status, dict(d.entries)) for d in history.deals], evening.chips()
+        return [(d.id, d.status, dict(d.changes)) for d in history.deals], evening.chips()
 
     before = state()
     evening.problems()
