@@ -17,7 +17,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "napledger"
 FRONT_ENDS = ("cli", "web", "export")
 MOST = 25  # the aim (#34): the front ends' own sentences with a placeholder, all together
-NOW = 84  # where they stand (main's #35-#37 pages and cells added 27): lower it, never raise it
+NOW = 57  # where they stand (the page's own now 8: #34): lower it, never raise it
 
 GETTEXT = {"_", "N_", "NC_", "ngettext", "pgettext", "npgettext", "gettext"}
 # A placeholder in a Python message ({player}) or a template's (%(num)d, {{ x }} inside trans).

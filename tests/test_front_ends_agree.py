@@ -387,14 +387,14 @@ def test_a_carried_pot_and_the_closes_read_alike_in_hands_and_on_deals(nap, tmp_
 
 def test_who_sits_out_is_the_boards_in_the_terminal_and_on_the_keepers_page(nap):
     """Six at a classic table: the dealer sits the deal out (dealer_sits_out_from = 6)."""
-    from napledger.web import calls
+    from tests.web.conftest import board as page_board
 
     nap("new big --players A,B,C,D,E,F")
     nap("hand 3 --by B --made")
     with Database(os.environ["NAPLEDGER_DB"]) as db:
         with db.read() as tx:
             board = tx.session("big").scoreboard()
-        page = calls.board(db, board.session.id)
+        page = page_board(db, board.session.id)
     assert board.sits_out == ("B",) == page.choices.sits_out
     assert "Next to deal: B, who sits out: no cards, no bid" in nap("table").stdout
 

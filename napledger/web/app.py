@@ -1,7 +1,7 @@
 """The FastAPI app: the viewers' pages, the scorekeeper's page, and their live updates.
 
-Every route turns a request into one call of `napledger.web.calls` and renders what
-comes back; the ledger's rules and messages are the CLI's own. The routes live in
+Every route calls the session service (`napledger.service`) as the CLI does and lays out
+what the core's read model holds; the ledger's rules and messages are the CLI's own. The routes live in
 routers by concern (`viewers`, `keeper`, `organiser`, `streams`, `downloads`); what they
 share — the database, the secret, the templates, the live hub — is one `Site`, a
 FastAPI dependency, and the keys are dependencies too (`napledger.web.access`).
@@ -19,8 +19,9 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from napledger.core.errors import NapError
 from napledger.core.rules import Rules
+from napledger.service import page as read
 from napledger.service.api import Database
-from napledger.web import calls, downloads, keeper, organiser, streams, viewers
+from napledger.web import downloads, keeper, organiser, streams, viewers
 from napledger.web.forms_only import FormsOnly
 from napledger.web.headers import SecurityHeaders
 from napledger.web.keys import WrongKeys
@@ -63,6 +64,11 @@ def create_app(
     return app
 
 
+def session_marks(database: Database) -> object:
+    with database.read() as tx:
+        return read.session_marks(tx)
+
+
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     site: Site = app.state.site
@@ -73,6 +79,6 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # Open the reading engine now, not in two request threads at once (with no
         # database yet there is nothing to open: the list of sessions says so).
         with suppress(NapError):
-            await to_thread.run_sync(calls.session_marks, site.database)  # no session scored
+            await to_thread.run_sync(session_marks, site.database)  # no session scored
         yield
         await site.hub.close()

@@ -14,6 +14,7 @@ from fastapi import Depends, Form
 from napledger.core.errors import DealError, NapError
 from napledger.core.numbers import whole
 from napledger.core.options import DealOptions
+from napledger.core.rules import Deal as Recorded
 from napledger.core.words import _
 
 # A number the page posts itself (a deal's number, its version, the next deal's number).
@@ -131,6 +132,22 @@ class DealForm:
             "revoke": self.revoke,
             "bidder_bought": self.bidder_bought or "",
         }
+
+
+def filled(deal: Recorded) -> dict[str, object]:
+    """A recorded deal as its amend form's fields say it (the fields `tapped` gives)."""
+    outcome = deal.tricks is None and deal.made is not None
+    return {
+        "bid": deal.bid if deal.bid is not None else "pass",
+        "by": deal.bidder,
+        "result": ("made" if deal.made else "failed") if outcome else None,
+        "tricks": str(deal.tricks) if deal.tricks is not None else None,
+        "revoke": deal.revoker,
+        "peep": list(deal.peeps),
+        "buys": {p: str(n) for p, n in deal.buys},
+        "bidder_bought": next((str(n) for p, n in deal.buys if p == deal.bidder), ""),
+        "note": deal.note or "",
+    }
 
 
 def counted(value: str | None, what: str) -> int | None:

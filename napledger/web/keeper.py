@@ -3,7 +3,8 @@ own fields (the deal form's through `napledger.web.deal_form`), behind the sessi
 (`napledger.web.access`), and answered, or refused with everything tapped kept, in one
 place (`Write`)."""
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -11,8 +12,19 @@ from fastapi import APIRouter, Depends, Form, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
 from napledger.core.errors import DealError, NapError
+from napledger.core.read.messages import (
+    amended,
+    close_question,
+    closed,
+    joins,
+    leaves,
+    recorded,
+    reopened,
+    voided,
+)
 from napledger.core.words import _
-from napledger.web import calls
+from napledger.service import page as read
+from napledger.service.api import SessionAPI
 from napledger.web.access import Keeper, KeeperPage
 from napledger.web.deal_form import (
     Count,
@@ -67,14 +79,16 @@ def keeper_controls(
     (the form of the deal being amended, while one is). A deal being amended that is
     no longer there (voided elsewhere) gives the usual controls, saying so in place:
     the page's form of it is gone, never left to be saved or voided again."""
-    board = calls.board(db, session, kept=site.kept_for(session))
-    fixing = gone = None
-    try:
-        number = counted(amend, "the deal number")
-        if number is not None and not board.closed:
-            fixing = calls.amending(db, session, number)
-    except NapError as error:
-        gone = one_line(error)
+    with db.read() as tx:
+        s = tx.session(str(session))
+        board = read.board(s, site.kept_for(session))
+        fixing = gone = None
+        try:
+            number = counted(amend, "the deal number")
+            if number is not None and not board.closed:
+                fixing = read.amending(s, number)
+        except NapError as error:
+            gone = one_line(error)
     return page(request, "controls.html", board=board, key=key, fixing=fixing, gone=gone)
 
 
@@ -88,6 +102,15 @@ class Write:
     session: int
     key: Keeper
     db: DB
+
+    @contextmanager
+    def writing(self) -> Iterator[SessionAPI]:
+        """The session in a writing transaction, refused if the database file was moved
+        or replaced since the server opened it (a restored backup must not silently take
+        the evening's deals)."""
+        self.db.check_same_files()
+        with self.db.write() as tx:
+            yield tx.session(str(self.session))
 
     def done(
         self,
@@ -142,10 +165,15 @@ Pot = Annotated[str, Form(max_length=200)]
 @router.post("/s/{session}/closing", response_class=HTMLResponse)
 def closing(write: Writing, pot: Pot = "split") -> Response:
     try:
-        asked = calls.close_plan(write.db, write.session, pot)
+        with write.db.read() as tx:
+            s = tx.session(str(write.session))
+            plan = s.close_plan(pot)
+            board = read.board(s, write.site.kept_for(write.session))
     except NapError as error:
         return write.refused(error)
-    board = calls.board(write.db, write.session, kept=write.site.kept_for(write.session))
+    # The plan asked about goes back with the answer as its digest: closed only if the
+    # pot and its shares are still what the keeper agreed to.
+    asked = {"question": close_question(plan), "pot_to": pot, "seen": plan.digest}
     return page(write.request, "close.html", key=write.key, board=board, asked=asked)
 
 
@@ -160,7 +188,9 @@ def close(
 ) -> Response:
     def act() -> str:
         made = counted(closes, "the closes made")
-        return calls.close(write.db, write.session, pot, seen, made)
+        with write.writing() as s:
+            done = s.close(pot, seen, expect_closes=made)
+        return closed(done)
 
     return write.done(act)
 
@@ -168,7 +198,9 @@ def close(
 @router.post("/s/{session}/reopen", response_class=HTMLResponse)
 def reopen(write: Writing, close: Count = None) -> Response:
     def act() -> str:
-        return calls.reopen(write.db, write.session, counted(close, "the close"))
+        with write.writing() as s:
+            board = s.reopen(expect_close=counted(close, "the close"))
+        return reopened(board)
 
     return write.done(act)
 
@@ -184,7 +216,9 @@ def hand(write: Writing, deal: Deal, next_deal: Count = None) -> Response:
         options = deal.options()
         if options.bid is None:
             raise DealError(_("choose a bid (or tap Pass for a passed-out deal)"), "bid")
-        return calls.record(write.db, write.session, options, next_number(next_deal))
+        with write.writing() as s:
+            done = s.record(options, expect_number=next_number(next_deal))
+        return recorded(done)
 
     return write.done(record, deal)
 
@@ -193,7 +227,9 @@ def hand(write: Writing, deal: Deal, next_deal: Count = None) -> Response:
 def pass_deal(write: Writing, extras: Extras, next_deal: Count = None) -> Response:
     def record() -> str:
         expected = next_number(next_deal)
-        return calls.pass_deal(write.db, write.session, extras.options(), expected)
+        with write.writing() as s:
+            done = s.pass_(extras.options(), expect_number=expected)
+        return recorded(done, passed=True)
 
     return write.done(record, extras)
 
@@ -212,14 +248,14 @@ def amend(
     whole_form = full == "1"
 
     def correct() -> str:
-        return calls.amend(
-            write.db,
-            write.session,
-            deal_number(number),
-            deal.options(whole_form),
-            version(revision),
-            next_number(next_deal),
-        )
+        with write.writing() as s:
+            done = s.amend(
+                deal_number(number),
+                deal.options(whole_form),
+                expect_revision=version(revision),
+                expect_next=next_number(next_deal),
+            )
+        return amended(done)
 
     # A picked deal's refused correction comes back as that deal's form.
     return write.done(correct, deal, shown_number(number) if whole_form else None)
@@ -229,7 +265,9 @@ def amend(
 def void(write: Writing, number: Count = None, revision: Count = None) -> Response:
     # The deal picked, at the version its form showed; refused, its form as it is now.
     def act() -> str:
-        return calls.void(write.db, write.session, deal_number(number), version(revision))
+        with write.writing() as s:
+            gone = s.void(deal_number(number), expect_revision=version(revision))
+        return voided(gone.number)
 
     return write.done(act, fixing=shown_number(number))
 
@@ -239,7 +277,9 @@ def undo(write: Writing, number: Count = None, revision: Count = None) -> Respon
     # The deal the button named, not whatever is last by now.
     def act() -> str:
         named = counted(number, "the deal number")
-        return calls.undo(write.db, write.session, named, version(revision))
+        with write.writing() as s:
+            gone = s.undo(named, expect_revision=version(revision))
+        return voided(gone.number)
 
     return write.done(act)
 
@@ -253,7 +293,9 @@ def join(
     def act() -> str:
         seen = counted(seating, "the seating's version")
         # No name: the API says a name cannot be empty.
-        return calls.join(write.db, write.session, player or "", blank(after), seen)
+        with write.writing() as s:
+            seated = s.join(player or "", blank(after), expect_seating=seen)
+        return joins(seated.player)
 
     return write.done(act)
 
@@ -262,6 +304,8 @@ def join(
 def leave(write: Writing, player: Name = None, seating: Count = None) -> Response:
     def act() -> str:
         seen = counted(seating, "the seating's version")
-        return calls.leave(write.db, write.session, player or "", seen)
+        with write.writing() as s:
+            gone = s.leave(player or "", expect_seating=seen)
+        return leaves(gone.player)
 
     return write.done(act)

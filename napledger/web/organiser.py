@@ -9,9 +9,13 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from napledger.core.errors import NapError
+from napledger.core.money import chip_value
+from napledger.core.read.board import Scoreboard
+from napledger.core.read.games import chosen_rules, games
+from napledger.core.read.messages import started as started_said
 from napledger.core.words import _
+from napledger.service import page as read
 from napledger.service.api import Database
-from napledger.web import calls
 from napledger.web.access import STARTING, Organiser, check_key, refuse_cross_site
 from napledger.web.keys import organiser_key, session_key
 from napledger.web.pages import one_line, page, qr
@@ -54,10 +58,11 @@ def starting(
     error: str | None = None,
 ) -> Response:
     """The organiser's form for a new session, with what was typed kept after a refusal."""
-    games = calls.games(on_site(request).house)
-    chosen = next((g for g in games if g.name == game), games[0])
+    offered = games(on_site(request).house)
+    chosen = next((g for g in offered if g.name == game), offered[0])
     try:
-        closed = [s for s in calls.sessions(db) if s.closed]
+        with db.read() as tx:
+            closed = [s for s in read.sessions(tx) if s.closed]
     except NapError:  # no database yet: nothing to carry a pot from
         closed = []
     return page(
@@ -65,7 +70,7 @@ def starting(
         "new.html",
         400 if error else 200,
         key=key,
-        games=games,
+        games=offered,
         game=chosen,
         closed=closed,
         typed=typed or {},
@@ -85,30 +90,38 @@ async def new_session(request: Request, site: OnSite) -> Response:
     game = typed.get("game", "classic")
     settings = {k.removeprefix("rule."): v for k, v in typed.items() if k.startswith("rule.")}
     db = site.database
-    try:
-        done = await to_thread.run_sync(
-            lambda: calls.new_session(
-                db,
-                name=typed.get("name", ""),
-                game=game,
-                players=typed.get("players", ""),
-                settings=settings,
-                chip=typed.get("chip", ""),
-                currency=typed.get("currency", ""),
-                dealer=typed.get("dealer", ""),
-                carry_from=typed.get("carry_from", ""),
-                house=site.house,
-            )
+
+    def start() -> Scoreboard:
+        """What `new NAME --players … --variant GAME --rule K=V … --chip … --currency …
+        --dealer … --carry-from …` does (a box left empty is an option not typed)."""
+        rules = chosen_rules(game, settings, site.house)
+        # One name a line, as the form asks; commas too, as `--players A,B,C` takes them.
+        players = [n for line in typed.get("players", "").splitlines() for n in line.split(",")]
+        chip = typed.get("chip", "").strip()
+        db.check_same_files()  # a restored backup must not silently take a new session
+        return read.start(
+            db,
+            typed.get("name", ""),
+            rules,
+            [n for n in players if n.strip()],
+            chip_value(chip) if chip else None,
+            typed.get("currency", "").strip() or None,
+            typed.get("dealer", "").strip() or None,
+            typed.get("carry_from", "").strip() or None,
         )
+
+    try:
+        board = await to_thread.run_sync(start)
     except NapError as error:
         line = one_line(error)
         return await to_thread.run_sync(lambda: starting(request, db, key, game, typed, line))
-    site.hub.written(done.id)  # the open lists of sessions show the new table now
+    done = board.session.id
+    site.hub.written(done)  # the open lists of sessions show the new table now
     # Answered with a redirect: reloading the page that shows the links asks for them
     # again, it never sends the form a second time ("there is already a session …").
-    said = "\n".join(done.lines)
-    shown = {"key": key, "session": done.id, "said": said}
-    shown["sig"] = signature(site.secret, done.id, said)
+    said = "\n".join(started_said(board))
+    shown = {"key": key, "session": done, "said": said}
+    shown["sig"] = signature(site.secret, done, said)
     return RedirectResponse("/new/started?" + urlencode(shown), status_code=303)
 
 

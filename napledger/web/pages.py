@@ -13,12 +13,14 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from napledger.core import words
 from napledger.core.errors import NapError
-from napledger.core.numbers import signed
+from napledger.core.ledger import account_name
+from napledger.core.numbers import held, signed
+from napledger.core.read.page import SessionItem
+from napledger.service import page as read
 from napledger.service.api import Database
-from napledger.web import calls
 from napledger.web.chart import running_chart
+from napledger.web.deal_form import filled
 from napledger.web.keys import session_key
-from napledger.web.questions import questions
 from napledger.web.site import on_site
 
 HERE = files("napledger.web")
@@ -38,9 +40,9 @@ def templates() -> Jinja2Templates:
         words._, words.ngettext, newstyle=True, pgettext=words.pgettext
     )
     env.globals["language"] = words.language
-    env.globals["questions"] = questions  # what Undo, Pass, Leave and Void ask first
-    env.filters["signed"] = signed
-    env.filters.update(calls.FILTERS)  # how the read model's numbers are written
+    env.globals["filled"] = filled  # a deal to amend, as its form's fields
+    # How the templates write what the read model holds: the same functions as the terminal's.
+    env.filters.update({"signed": signed, "held": held, "account": account_name})
     return Jinja2Templates(env=env)
 
 
@@ -71,13 +73,15 @@ def show(
 ) -> Response:
     """The session's page; after a refused deal, `typed` keeps what was tapped; with
     `fixing`, the keeper's form is that deal's, to amend or void it."""
-    board = calls.board(db, session, kept=on_site(request).kept_for(session))
-    amending = None
-    if fixing is not None and key is not None and not board.closed:
-        try:
-            amending = calls.amending(db, session, fixing)
-        except NapError as refused:  # no such deal, or voided: said beside the form
-            error = error or one_line(refused)
+    with db.read() as tx:
+        s = tx.session(str(session))
+        board = read.board(s, on_site(request).kept_for(session))
+        amending = None
+        if fixing is not None and key is not None and not board.closed:
+            try:
+                amending = read.amending(s, fixing)
+            except NapError as refused:  # no such deal, or voided: said beside the form
+                error = error or one_line(refused)
     return page(
         request,
         "session.html",
@@ -92,7 +96,7 @@ def show(
     )
 
 
-def with_keys(sessions: list[calls.SessionItem], organising: bool, secret: str) -> dict[str, Any]:
+def with_keys(sessions: list[SessionItem], organising: bool, secret: str) -> dict[str, Any]:
     """The list of sessions; the organiser's links each to its scorekeeper page."""
     keys = {s.id: session_key(secret, s.id) for s in sessions} if organising else {}
     return {"sessions": sessions, "keys": keys}

@@ -152,14 +152,15 @@ def serve(
 ) -> None:
     import uvicorn
 
+    from napledger.core.read.games import house_rules
     from napledger.service.api import Database
     from napledger.store.db import resolve_url, secret_path
-    from napledger.web import calls
     from napledger.web.app import create_app
+    from napledger.web.streams import session_id
 
     raise_file_limit()  # before the bounds are worked out from it
     # Read now, before anything listens: a bad file is one Error: line, not a broken form.
-    house = calls.house_rules(rule_files)
+    house = house_rules(rule_files)
     if key is not None and len(key) < 8:
         raise NapError(_("--key must be at least 8 characters: it is all that guards the ledger"))
     if key is not None and new_secret:
@@ -167,7 +168,7 @@ def serve(
     kept_at = secret_path(resolve_url(db))  # nothing opened: only where the ledger is
     try:
         with Database(db) as database:
-            sid: int | None = calls.session_id(database, session)
+            sid: int | None = session_id(database, session)
     except NapError:
         if session is not None:
             raise

@@ -17,7 +17,6 @@ from napledger.core.errors import NapError
 from napledger.core.rules import Rules
 from napledger.service.api import Database
 from napledger.service.kept import KeptHistory
-from napledger.web import calls
 from napledger.web.bounded import connection_cap
 from napledger.web.crowd import Crowd
 from napledger.web.keys import WrongKeys
@@ -52,7 +51,8 @@ class Site:
         """The language a session keeps (`new --lang`), read once: it never changes."""
         if session not in self.languages:
             try:
-                self.languages[session] = calls.kept_language(self.database, session)
+                with self.database.read() as tx:
+                    self.languages[session] = tx.session(str(session)).info.language
             except NapError:  # no such session (yet): its 404 is in the browser's language
                 return None
             if len(self.languages) > 1000:  # a server up for years: forget, read again

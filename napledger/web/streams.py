@@ -3,7 +3,7 @@ every change (server-sent events), drawn once per change for every open page (`H
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Iterable, Mapping
 from typing import Annotated, Any
 
 from anyio import to_thread
@@ -13,9 +13,10 @@ from fastapi.templating import Jinja2Templates
 
 from napledger.core import words
 from napledger.core.errors import NapError
+from napledger.core.read.page import SessionItem
+from napledger.service import page as read
 from napledger.service.api import Database
 from napledger.service.kept import KeptHistory
-from napledger.web import calls
 from napledger.web.access import Organising
 from napledger.web.chart import running_chart
 from napledger.web.crowd import CROWDED_RETRY_MS, RETRY_MS, Crowded
@@ -41,17 +42,26 @@ def live_hub(database: Database, templates: Jinja2Templates, secret: str) -> Hub
         # saying so, rather than telling every page that no table is playing.
         database.check_same_files()
         try:
-            return calls.session_marks(database)
+            with database.read() as tx:
+                return read.session_marks(tx)
         except NapError:  # no database yet: no sessions, and the list says so
             return {}
 
     # The live lists' rows, one set per language (a row's game title is in it), shared by
     # the viewers' and the organiser's lists: a change at one table redraws its row once.
-    list_rows: dict[str, Rows[calls.SessionItem]] = {}
+    list_rows: dict[str, Rows[SessionItem]] = {}
+
+    def items(ids: Iterable[int]) -> dict[int, SessionItem]:
+        with database.read() as tx:
+            return read.session_items(tx, ids)
+
+    def last_change(session: int) -> tuple[object, ...]:
+        with database.read() as tx:
+            return tx.session(str(session)).last_change()
 
     def watch_list(organising: bool, lang: str) -> Watch:
         if lang not in list_rows:
-            list_rows[lang] = Rows(session_marks, lambda ids: calls.session_items(database, ids))
+            list_rows[lang] = Rows(session_marks, items)
         rows = list_rows[lang]
 
         def render(marks: tuple[Any, ...]) -> tuple[str, int, Revisions]:
@@ -70,12 +80,13 @@ def live_hub(database: Database, templates: Jinja2Templates, secret: str) -> Hub
         def render(_mark: tuple[Any, ...]) -> tuple[str, int, Revisions]:
             # Drawn as the database is now, which is at least as new as the mark.
             with words.speaking(lang):  # the page's language: the watcher runs on its own
-                board = calls.board(database, session, kept=kept)
+                with database.read() as tx:
+                    board = read.board(tx.session(str(session)), kept)
                 chart = running_chart(board.series, board.steps)
                 html = env.get_template("board.html").render(board=board, chart=chart)
             return html, board.newest, kept.revisions()
 
-        return Watch(lambda: calls.last_change(database, session), render)
+        return Watch(lambda: last_change(session), render)
 
     return Hub(watch, changes=database.changes, check=database.check_same_ledger)
 
@@ -96,8 +107,14 @@ async def existing(session: int, site: OnSite) -> int:
     late to 404). The id found, not the number typed: a session may be *named* `-1` or
     `0`, and those numbers are the lists' own streams (the organiser's with every key)."""
     return await to_thread.run_sync(
-        calls.session_id, site.database, str(session), limiter=site.stream_starts
+        session_id, site.database, str(session), limiter=site.stream_starts
     )
+
+
+def session_id(database: Database, ref: str | None) -> int:
+    """The id of the session a link names (an id or a name; none: the current one)."""
+    with database.read() as tx:
+        return tx.session(ref).info.id
 
 
 @router.get("/s/{session}/events", response_class=EventSourceResponse)

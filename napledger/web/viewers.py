@@ -9,7 +9,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from napledger.core import words
 from napledger.core.errors import NapError
 from napledger.core.words import _
-from napledger.web import calls
+from napledger.service import page as read
 from napledger.web.access import Organising
 from napledger.web.keys import organiser_key
 from napledger.web.pages import page, show, with_keys
@@ -43,7 +43,8 @@ def manifest(start: Annotated[str, Query(max_length=300)] = "/") -> Response:
 @router.get("/", response_class=HTMLResponse)
 def index(request: Request, site: OnSite, organising: Organising) -> Response:
     try:
-        sessions = calls.sessions(site.database)  # read once: it scores every session
+        with site.database.read() as tx:
+            sessions = read.sessions(tx)  # read once: it scores every session
     except NapError as error:
         if not organising:
             return page(request, "message.html", title=_("No sessions yet"), message=str(error))
@@ -63,14 +64,16 @@ def as_json(session: int, site: OnSite) -> Response:
     Drawn from the page's kept history, and kept as written until the session changes:
     a stranger asking again and again costs a few indexed queries, not the evening."""
     db = site.database
-    mark = calls.last_change(db, session)
-    written = site.documents.get(session)
-    if written is None or written[0] != mark:
-        document = calls.documents(db, session, kept=site.kept_for(session))
-        written = (mark, bytes(JSONResponse(document).body))
-        site.documents[session] = written
-        while len(site.documents) > KEPT_DOCUMENTS:
-            site.documents.pop(next(iter(site.documents)))
+    with db.read() as tx:
+        s = tx.session(str(session))
+        mark = s.last_change()
+        written = site.documents.get(session)
+        if written is None or written[0] != mark:
+            document = read.documents(s, site.kept_for(session))
+            written = (mark, bytes(JSONResponse(document).body))
+            site.documents[session] = written
+            while len(site.documents) > KEPT_DOCUMENTS:
+                site.documents.pop(next(iter(site.documents)))
     return Response(written[1], media_type="application/json")
 
 

@@ -16,6 +16,10 @@ import uvicorn
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from napledger.core.read.page import Board
+from napledger.service import page
+from napledger.service.api import Database
+from napledger.service.kept import KeptHistory
 from napledger.web.app import create_app
 from napledger.web.keys import session_key
 
@@ -28,6 +32,14 @@ def keeper_key(session: int) -> str:
 
 
 KEY = keeper_key(1)  # the scorekeeper's key of the first session, the one most tests keep
+
+
+def board(database: Database, session: int, kept: KeptHistory | None = None) -> Board:
+    """The session's page as the server reads it (with `kept`: a live page's history)."""
+    with database.read() as tx:
+        return page.board(tx.session(str(session)), kept)
+
+
 HOSTILE = "<img src=x onerror=alert(1)>"
 
 

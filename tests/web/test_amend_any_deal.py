@@ -7,8 +7,7 @@ import html
 import re
 
 from napledger.service.api import Database
-from napledger.web import calls
-from tests.web.conftest import KEY
+from tests.web.conftest import KEY, board
 from tests.web.test_pages import error_line, post, without_option
 
 
@@ -36,7 +35,7 @@ def test_an_earlier_deal_is_picked_from_the_list_and_its_form_comes_filled_in(cl
     picks = re.findall(r'<button type="submit" name="amend" value="(\d+)"', page)
     assert picks == ["3", "2", "1"]  # every deal listed, not only the last
     form = client.get(f"/s/1/keep?key={KEY}&amend=1").text
-    assert "Amending deal <b>1</b>" in form
+    assert "Amending deal 1" in form
     assert hidden(form) == {"number": "1", "revision": "1", "full": "1"}
     assert checked(form, "bid") == ["three"] and checked(form, "by") == ["Ben"]
     assert checked(form, "result") == ["2"] and checked(form, "peep") == ["Cat"]
@@ -59,7 +58,7 @@ def test_an_earlier_deal_is_picked_from_the_list_and_its_form_comes_filled_in(cl
     )
     assert [d["bid"] for d in deals[1:]] == ["nap", "misère"]  # later deals stay
     with Database() as database:  # the chart names deal 1 by its number, as the workbook
-        assert calls.board(database, 1).steps == ("1", "2", "3")
+        assert board(database, 1).steps == ("1", "2", "3")
 
 
 def test_a_refused_correction_keeps_the_deals_form_and_what_was_tapped(client, nap):
@@ -72,7 +71,7 @@ def test_a_refused_correction_keeps_the_deals_form_and_what_was_tapped(client, n
     assert error_line(answer.text) == without_option(
         nap.fails("amend 1 nap --by Cat --tricks 5 --made")
     )
-    assert "Amending deal <b>1</b>" in answer.text
+    assert "Amending deal 1" in answer.text
     assert checked(answer.text, "bid") == ["nap"] and checked(answer.text, "by") == ["Cat"]
     assert live(nap)[0]["bidder"] == "Ben" and len(nap.json("hands --json")) == 2
 

@@ -253,7 +253,7 @@ def test_the_keepers_page_leads_with_the_state_of_the_table(page, live_server, n
     nap("new six --players Ann,Ben,Cat,Dan,Eve,Fay")
     page.goto(live_server.keeper(1))
     upcoming = page.locator("#upcoming")
-    assert upcoming.inner_text() == "Deal 1 · Ann deals and sits out: no cards, no bid"
+    assert upcoming.inner_text() == "Deal 1 · Next to deal: Ann, who sits out: no cards, no bid"
     top = upcoming.bounding_box()
     assert top is not None and top["y"] + top["height"] < 200  # on the first screen
     first_field = page.locator("#deal fieldset").first.bounding_box()

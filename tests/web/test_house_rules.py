@@ -8,8 +8,8 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
+from napledger.core.read.games import house_rules
 from napledger.core.rules import list_presets
-from napledger.web import calls
 from napledger.web.app import create_app
 from tests.web.conftest import SECRET
 from tests.web.test_new_session import ORGANISER
@@ -37,7 +37,7 @@ lose = 5
 
 def test_the_form_lists_every_preset_and_the_files_serve_was_given(tmp_path: Path, nap):
     (tmp_path / "pub.toml").write_text(PUB, encoding="utf-8")
-    house = calls.house_rules([str(tmp_path / "pub.toml")])
+    house = house_rules([str(tmp_path / "pub.toml")])
     with TestClient(create_app(None, SECRET, house=house)) as client:
         page = client.get("/new", params={"key": ORGANISER}).text
         offered = re.findall(r'<option value="([^"]+)"', page)

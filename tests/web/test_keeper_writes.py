@@ -160,7 +160,7 @@ def test_the_controls_follow_a_terminal_deal_and_need_the_key(client, nap, eveni
     nap("hand nap --by Cat --tricks 5")
     after = client.get(f"/s/1/keep/controls?key={KEY}")
     assert "Amend deal 3" in after.text and "Undo deal 3" in after.text
-    assert "Record deal 4" in after.text and "<b>Dan</b> deals" in after.text
+    assert "Record deal 4" in after.text and "Next to deal: Dan" in after.text
     state = re.compile(r'data-state="([0-9a-f]+)"')
     assert state.search(before.text).group(1) != state.search(after.text).group(1)
     assert "<html" not in after.text  # a fragment to swap in, not a page

@@ -160,7 +160,7 @@ def test_a_new_scorekeeper_meets_no_trap(phone, serve, nap, tmp_path):
     with page.expect_navigation():
         page.locator(".link", has_text="Scorekeeper").get_by_role("link").click()
     keeper = page.url
-    assert page.locator("#upcoming").inner_text() == "Deal 1 · Ben deals"
+    assert page.locator("#upcoming").inner_text() == "Deal 1 · Next to deal: Ben"
 
     # --- A result is one choice: made, then 3, then made again ---------------------------
     tap(page, "Bid", "three")

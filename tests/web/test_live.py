@@ -17,13 +17,14 @@ import httpx2
 import pytest
 
 from napledger.core.options import DealOptions
+from napledger.core.read.page import CHART_STEPS
 from napledger.core.rules import load_preset
 from napledger.service.api import Database
 from napledger.service.kept import KeptHistory
 from napledger.service.watch import Changes
-from napledger.web import calls, live
-from napledger.web.calls import CHART_STEPS
+from napledger.web import live
 from napledger.web.chart import running_chart
+from tests.web.conftest import board as page_board
 
 
 def events(response: httpx2.Response) -> Iterator[dict]:
@@ -187,8 +188,8 @@ def test_the_live_board_of_a_long_evening_is_the_pages_board_and_stops_growing()
         for _ in range(2):
             with database.write() as tx:
                 tx.session("long").pass_()
-            board = calls.board(database, 1, kept=kept)
-            assert board == calls.board(database, 1)  # the page's own board, to the chip
+            board = page_board(database, 1, kept=kept)
+            assert board == page_board(database, 1)  # the page's own board, to the chip
             series = dict(board.series)
             assert {len(values) for values in series.values()} == {CHART_STEPS}
             assert all(series[p.player][-1] == p.chips for p in board.players)  # ends as it stands

@@ -11,11 +11,19 @@ from anyio import to_thread
 from fastapi.testclient import TestClient
 
 from napledger.core.options import DealOptions
-from napledger.web import calls, live
+from napledger.core.read.messages import recorded
+from napledger.service import page as read
+from napledger.web import live
 from napledger.web.app import create_app
 from napledger.web.streams import ORGANISERS, SESSIONS
 from tests.web.conftest import SECRET
 from tests.web.test_live import no_polling  # noqa: F401 (a fixture)
+
+
+def record(database: Any, session: int, deal: DealOptions) -> str:
+    """A deal recorded as the keeper's page records it."""
+    with database.write() as tx:
+        return recorded(tx.session(str(session)).record(deal))
 
 
 def counted(calls_made: list[Any], function: Callable[..., Any]) -> Callable[..., Any]:
@@ -65,9 +73,9 @@ def test_one_deal_redraws_its_own_row_once_for_every_open_list(nap, monkeypatch,
     for name in ("thu", "fri", "sat"):
         nap(f"new {name} --players Ann,Ben,Cat")
     scored: list[Any] = []  # every session's row drawn from its scoreboard
-    monkeypatch.setattr(calls, "session_items", counted(scored, calls.session_items))
+    monkeypatch.setattr(read, "session_items", counted(scored, read.session_items))
     every: list[Any] = []  # the whole list, every session scored
-    monkeypatch.setattr(calls, "sessions", counted(every, calls.sessions))
+    monkeypatch.setattr(read, "sessions", counted(every, read.sessions))
     app = create_app(None, SECRET)
     hub = app.state.hub
 
@@ -84,7 +92,7 @@ def test_one_deal_redraws_its_own_row_once_for_every_open_list(nap, monkeypatch,
             waiting = [watch.changed for watch in lists]
             deal = DealOptions(bid="nap", by="Ann", tricks=5)
             database = app.state.database
-            await to_thread.run_sync(calls.record, database, 2, deal)  # as the keeper's page
+            await to_thread.run_sync(record, database, 2, deal)  # as the keeper's page
             hub.written(2)
             await asyncio.wait_for(asyncio.gather(*(w.wait() for w in waiting)), 10)
             # The same change heard again (the listening thread), and a look of their own:
@@ -111,6 +119,6 @@ def test_one_deal_redraws_its_own_row_once_for_every_open_list(nap, monkeypatch,
 def test_the_page_of_sessions_reads_them_once(client, nap, monkeypatch):
     nap("new fri --players Ann,Ben,Cat")
     every: list[Any] = []
-    monkeypatch.setattr(calls, "sessions", counted(every, calls.sessions))
+    monkeypatch.setattr(read, "sessions", counted(every, read.sessions))
     assert ">fri</a>" in client.get("/").text
     assert len(every) == 1  # it scores every session: once a page, not twice

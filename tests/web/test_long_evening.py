@@ -9,9 +9,9 @@ from decimal import Decimal
 import pytest
 
 from napledger.core.options import DealOptions
+from napledger.core.read.page import CHART_STEPS
 from napledger.core.rules import load_preset
 from napledger.service.api import Database
-from napledger.web.calls import CHART_STEPS
 from tests.web.conftest import KEY
 
 PLAYERS = ("Ann", "Ben", "Cat", "Dan", "Eve")

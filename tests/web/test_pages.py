@@ -8,10 +8,11 @@ import re
 import pytest
 from fastapi.testclient import TestClient
 
+from napledger.service import page as read
 from napledger.service.api import Database
-from napledger.web import calls
 from napledger.web.app import create_app
 from tests.web.conftest import HOSTILE, KEY, SECRET, keeper_key
+from tests.web.conftest import board as page_board
 
 
 @pytest.fixture
@@ -128,7 +129,7 @@ def test_a_bug_shows_a_plain_500_without_a_traceback(client, evening, monkeypatc
     def broken(*args, **kwargs):
         raise RuntimeError("secret internals at /home/x")
 
-    monkeypatch.setattr(calls, "board", broken)
+    monkeypatch.setattr(read, "board", broken)
     page = client.get("/s/1")
     assert page.status_code == 500
     assert "Traceback" not in page.text and "secret internals" not in page.text
@@ -443,7 +444,7 @@ def test_the_chart_ends_where_the_scoreboard_stands_after_a_close_shares_the_pot
     nap("close --pot split --yes")
     chips = nap.chips()
     with Database() as database:
-        board = calls.board(database, 1)
+        board = page_board(database, 1)
     assert {name: values[-1] for name, values in board.series if name != "pot"} == chips
     # The box has its own line: 0, fed by the failed napoleon, then shared out at the close.
     box = dict(board.series)["pot"]
@@ -484,7 +485,10 @@ def test_the_form_offers_only_players_dealt_in_not_the_dealer_who_sits_out(clien
     # Said before any bid, where the keeper looks first (docs/rules.md: six or more seated).
     upcoming = re.search(r'<p class="upcoming" id="upcoming">(.*?)</p>', page)
     assert upcoming is not None
-    assert re.sub("<[^>]+>", "", upcoming[1]) == "Deal 1 · Ann deals and sits out: no cards, no bid"
+    assert (
+        re.sub("<[^>]+>", "", upcoming[1])
+        == "Deal 1 · Next to deal: Ann, who sits out: no cards, no bid"
+    )
     assert page.index('id="upcoming"') < page.index('name="bid"')
     nap("new five --players Ann,Ben,Cat,Dan,Eve")  # five seated: the dealer plays
     five = client.get(f"/s/2/keep?key={keeper_key(2)}").text
@@ -501,7 +505,7 @@ def test_the_chart_leaves_a_gap_while_a_player_is_not_at_the_table(nap):
     nap("leave Ann")
     nap("hand 3 --by Cat --tricks 3")
     with Database() as database:
-        board = calls.board(database, 1)
+        board = page_board(database, 1)
     series = dict(board.series)
     assert series["Dan"][0] is None and series["Dan"][1] is not None  # joined for deal 2
     assert series["Ann"][2] is None  # gone for deal 3: no line, though her money stays

@@ -76,7 +76,7 @@ def test_a_refused_void_comes_back_as_that_deals_form_as_it_is_now(client, nap, 
     assert error_line(answer.text) == (
         "Error: deal 1 was amended to 1.2 meanwhile; nothing was voided"
     )
-    assert "Amending deal <b>1.2</b>" in answer.text
+    assert "Amending deal 1.2" in answer.text
     revision = re.search(r'name="revision" value="(\d+)"', answer.text)
     assert revision and revision.group(1) == "2"  # the next tap voids what is there now
 
@@ -85,6 +85,6 @@ def test_a_number_that_does_not_parse_is_refused_with_everything_tapped(client, 
     answer = post(client, "/s/1/amend", number="1", revision="x", full="1", bid="nap", by="Ann")
     assert answer.status_code == 400
     assert "wants a whole number" in error_line(answer.text)
-    assert "Amending deal <b>1</b>" in answer.text
+    assert "Amending deal 1" in answer.text
     assert re.search(r'name="by" value="Ann" checked', answer.text)
     assert len(nap.json("hands --json")) == 2

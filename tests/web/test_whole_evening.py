@@ -138,7 +138,7 @@ def test_a_whole_russian_evening_from_a_phone(phone, live_server, nap, tmp_path)
         page.locator(".link", has_text="Scorekeeper").get_by_role("link").click()
 
     # --- Play it: ten deals by taps -----------------------------------------------------
-    assert page.locator("#upcoming").inner_text() == "Deal 1 · Борис deals"
+    assert page.locator("#upcoming").inner_text() == "Deal 1 · Next to deal: Борис"
     steps.shot("3-keeper")
     said = record(page, ("Bid", "three"), ("Bidder", "Гена"), ("Result", "made"))
     assert said.startswith("Deal 1 recorded: ")
@@ -182,7 +182,8 @@ def test_a_whole_russian_evening_from_a_phone(phone, live_server, nap, tmp_path)
     with page.expect_navigation():
         page.locator('#fix button[value="3"]').click()
     third = next(d for d in nap.json("hands --json") if d["number"] == 3)
-    assert page.locator("#upcoming").inner_text() == f"Amending deal 3 · {third['dealer']} dealt"
+    assert page.locator("#upcoming").inner_text() == "Amending deal 3"
+    assert page.locator("#amending").inner_text().startswith(f"Now: {third['dealer']} dealt")
     assert page.locator('#deal input[name="result"][value="failed"]').is_checked()
     assert page.locator('#deal input[name="bidder_bought"]').is_checked()
     steps.shot("6-amend")

@@ -67,7 +67,12 @@ def deal_said(done: DealResult) -> str:
     Ben bid nap: made"."""
     from napledger.core.rules.scoring import describe
 
-    return _("Deal {n}").format(n=done.number) + " · " + describe(done.scoreboard.rules, done.deal)
+    return deal_number_said(done.number) + " · " + describe(done.scoreboard.rules, done.deal)
+
+
+def deal_number_said(number: int) -> str:
+    """A deal by its number: "Deal 5"."""
+    return _("Deal {n}").format(n=number)
 
 
 def amended_said(done: DealResult) -> str:

@@ -318,6 +318,12 @@ class History:
         )
         return tuple(reversed(list(rows)[-most:]))
 
+    @property
+    def next_number(self) -> int:
+        """The number the next deal takes: above the last one's, voided or not (a number
+        is never given again, as `SessionState.next_number`)."""
+        return (self.deals[-1].number if self.deals else 0) + 1
+
     def recent(self, most: int) -> tuple[ScoredDeal, ...]:
         """The last `most` live deals, the newest first."""
         return tuple(islice((d for d in reversed(self.deals) if d.live), most))
