@@ -16,7 +16,7 @@ import asyncio
 import contextlib
 import threading
 from bisect import bisect_right
-from collections.abc import AsyncIterator, Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -160,14 +160,18 @@ class Hub:
         self.quiet = threading.Event()  # set: the listening thread ends
         self.loop: asyncio.AbstractEventLoop | None = None
 
-    @contextlib.asynccontextmanager
-    async def watching(self, session: int, lang: str = "en") -> AsyncIterator[Watch]:
+    def watching(self, session: int, lang: str = "en") -> Watching:
+        """`async with hub.watching(n, lang) as watch`: the watcher of session `n`, shared
+        with every page that reads it in `lang`, started for the first and stopped after
+        the last."""
+        return Watching(self, session, lang)
+
+    async def join(self, key: tuple[int, str]) -> Watch:
         self.loop = asyncio.get_running_loop()
         await self._listen()
-        key = (session, lang)
         watch = self.watches.get(key)
         if watch is None:
-            watch = self.watches[key] = self.make(session, lang)
+            watch = self.watches[key] = self.make(*key)
             if self.listener is not None:
                 watch.interval = UNTOLD_SECONDS
         watch.listeners += 1
@@ -179,15 +183,20 @@ class Hub:
             except Exception:  # a busy database: the running watcher's board will do
                 if watch.snapshot is None:
                     raise
-            if watch.task is None:
-                watch.task = asyncio.create_task(watch.run())
-            yield watch
-        finally:
-            watch.listeners -= 1
-            if watch.listeners == 0:
-                self.watches.pop(key, None)
-                if watch.task is not None:
-                    watch.task.cancel()
+        except BaseException:
+            self.leave(key, watch)
+            raise
+        if watch.task is None:
+            watch.task = asyncio.create_task(watch.run())
+        return watch
+
+    def leave(self, key: tuple[int, str], watch: Watch) -> None:
+        watch.listeners -= 1
+        if watch.listeners == 0:
+            if self.watches.get(key) is watch:
+                del self.watches[key]
+            if watch.task is not None:
+                watch.task.cancel()
 
     def written(self, session: int) -> None:
         """The server has just committed a change to `session` (from any thread): its
@@ -249,3 +258,24 @@ class Hub:
         self.watches.clear()
         if self.listener is not None:
             await to_thread.run_sync(self.listener.join, 2 * LISTEN_SECONDS)
+
+
+class Watching:
+    """One page's hold on a watcher. A class, not an async generator: when the server
+    stops with streams open, the event loop closes every async generator it knows in no
+    set order, and a generator-based context manager closed before the stream that holds
+    it fails that stream's close with "generator didn't stop after athrow()"."""
+
+    def __init__(self, hub: Hub, session: int, lang: str) -> None:
+        self.hub = hub
+        self.key = (session, lang)
+        self.watch: Watch | None = None
+
+    async def __aenter__(self) -> Watch:
+        self.watch = await self.hub.join(self.key)
+        return self.watch
+
+    async def __aexit__(self, *exc: object) -> None:
+        watch, self.watch = self.watch, None
+        if watch is not None:  # let go once, however often the stream is closed
+            self.hub.leave(self.key, watch)

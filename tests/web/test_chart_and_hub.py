@@ -115,3 +115,33 @@ def test_a_page_joining_a_running_watcher_first_gets_the_board_as_it_is_now():
                 assert second.snapshot is not None and second.snapshot.html == "board 2"
 
     asyncio.run(scenario())
+
+
+def test_a_stream_left_open_when_the_server_stops_closes_cleanly():
+    # uvicorn stopping with streams open leaves them to the loop, which closes every async
+    # generator it knows at once, in no set order; a generator-based `watching` closed
+    # before the stream holding it failed that stream's close ("didn't stop after athrow").
+    def make(session: int, lang: str = "en") -> Watch:
+        return Watch(lambda: (1,), lambda _mark: ("board", 1, ()), interval=60)
+
+    failures: list[dict[str, object]] = []
+    hub = Hub(make)
+
+    async def stream():
+        async with hub.watching(7) as watch:
+            while True:
+                yield watch.snapshot
+                await watch.changed.wait()
+
+    async def scenario() -> None:
+        asyncio.get_running_loop().set_exception_handler(
+            lambda _loop, context: failures.append(context)
+        )
+        streams = [stream() for _ in range(3)]
+        for opened in streams:
+            assert await anext(opened) is not None
+        assert hub.watches[(7, "en")].listeners == 3
+        await asyncio.get_running_loop().shutdown_asyncgens()
+
+    asyncio.run(scenario())
+    assert failures == [] and hub.watches == {}
