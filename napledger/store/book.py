@@ -447,7 +447,11 @@ class SessionStore:
         return int(self.db.execute(query).scalar_one())
 
     def changes_by_deal(self) -> dict[int | None, dict[str, int]]:
-        query = select(E.deal_id, E.account, E.chips).where(E.session_id == self.row.id)
+        # In the order written (the core's), so every database gives a deal's changes in
+        # the same order: PostgreSQL returns rows in no set order without it.
+        query = (
+            select(E.deal_id, E.account, E.chips).where(E.session_id == self.row.id).order_by(E.id)
+        )
         out: dict[int | None, dict[str, int]] = {}
         for deal_id, account, chips in self.db.execute(query).all():
             out.setdefault(deal_id, {})[account] = chips
@@ -468,7 +472,7 @@ class SessionStore:
         if found:
             ids = [f.id for f in found]
             for deal_id, account, chips in self.db.execute(
-                select(E.deal_id, E.account, E.chips).where(E.deal_id.in_(ids))
+                select(E.deal_id, E.account, E.chips).where(E.deal_id.in_(ids)).order_by(E.id)
             ):
                 changes.setdefault(deal_id, {})[account] = chips
         return list(
@@ -485,7 +489,7 @@ class SessionStore:
         changes: dict[int, dict[str, int]] = {}
         ids = select(D.id).where(*from_here)
         for deal_id, account, chips in self.db.execute(
-            select(E.deal_id, E.account, E.chips).where(E.deal_id.in_(ids))
+            select(E.deal_id, E.account, E.chips).where(E.deal_id.in_(ids)).order_by(E.id)
         ):
             changes.setdefault(deal_id, {})[account] = chips
         previous = self.db.execute(
