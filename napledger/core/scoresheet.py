@@ -92,6 +92,12 @@ HEADER_KEYS = _index(HEADER)
 COLUMN_KEYS = _index(COLUMNS)
 
 
+def key_of(cell: str) -> str:
+    """A key or a column heading as it is matched: as a word (`word_key`), a colon after
+    it left off (`игроки:`, as a sheet on paper heads its lines)."""
+    return vocabulary.word_key(cell.rstrip(":"))
+
+
 def said(words: Mapping[str, Mapping[str, tuple[str, ...]]], meaning: str) -> str:
     """How the language spoken writes a key or a column (English where it has none)."""
     return words[meaning].get(language(), words[meaning]["en"])[0]
@@ -149,13 +155,19 @@ def rows_of(text: str) -> list[_Row]:
     lines = text.splitlines()
     first = next((s for s in lines if s.strip() and not s.lstrip().startswith("#")), "")
     separator = next((c for c in first if c in SEPARATORS), ",")
+    told = first.strip().casefold()
+    if len(told) == 5 and told.startswith("sep=") and told[4] in SEPARATORS:
+        separator = told[4]  # Excel's own line saying the separator: said, so skipped
+    else:
+        told = ""
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=separator)
     rows: list[_Row] = []
     line = 1
     try:
         for cells in reader:
             cells = [c.strip() for c in cells]
-            if any(cells) and not cells[0].startswith("#"):
+            said_separator = bool(told) and separator.join(cells).casefold() == told
+            if any(cells) and not cells[0].startswith("#") and not said_separator:
                 rows.append(_Row(line, cells))
             line = reader.line_num + 1
     except csv.Error as error:
@@ -171,9 +183,9 @@ def parse_sheet(text: str, rules_from: Callable[[str], Rules] = load_rules) -> S
     header: dict[str, list[str]] = {}
     lines: dict[str, int] = {}
     at = 0
-    while at < len(rows) and COLUMN_KEYS.get(vocabulary.word_key(rows[at].cells[0])) is None:
+    while at < len(rows) and COLUMN_KEYS.get(key_of(rows[at].cells[0])) is None:
         row = rows[at]
-        key = HEADER_KEYS.get(vocabulary.word_key(row.cells[0]))
+        key = HEADER_KEYS.get(key_of(row.cells[0]))
         if key is None:
             raise SheetError(on_line(row.line, _not_a_key(row.cells[0])), row.line)
         if key in lines and key not in REPEATABLE:
@@ -287,7 +299,7 @@ def _columns(row: _Row) -> dict[int, str]:
     for index, cell in enumerate(row.cells):
         if not cell:
             continue
-        column = COLUMN_KEYS.get(vocabulary.word_key(cell))
+        column = COLUMN_KEYS.get(key_of(cell))
         if column is None:
             message = _("{cell!r} is not a column of the score sheet; the columns are {columns}")
             known = ", ".join(said(COLUMNS, c) for c in COLUMNS)

@@ -4,7 +4,9 @@ written through the session service is tests/service/test_scoresheet.py's."""
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 
@@ -75,6 +77,15 @@ def test_semicolons_tabs_and_a_byte_order_mark_read_alike():
         again = parse_sheet(text)
         assert again.deals == first.deals and again.chip_value == Decimal("0.05")
         assert dict(again.chips) == dict(first.chips)
+
+
+def test_excels_separator_line_and_keys_written_with_a_colon():
+    """`sep=;` is the line Excel writes (and reads) to say the separator; a sheet copied
+    from paper may head its lines `players:`."""
+    text = "sep=;\nsession:;friday\nGame:;classic\nplayers:;Ann;Ben;Cat\nbidder:;bid:;result:\nAnn;3;3\n"
+    sheet = parse_sheet(text)
+    assert (sheet.name, sheet.players, sheet.deals[0].line) == ("friday", ("Ann", "Ben", "Cat"), 6)
+    assert dict(sheet.chips) == {"Ann": 6, "Ben": -3, "Cat": -3}
 
 
 def test_a_russian_sheet_in_its_own_words():
@@ -233,3 +244,23 @@ def test_a_sheet_of_no_deals_starts_the_session_only():
         "Ann": 0, "Ben": 0, "Cat": 0, "Dan": 0,
     }  # fmt: skip
     assert load_preset("classic") == sheet.rules
+
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
+
+def test_the_documented_sheets_are_real_and_the_example_is_the_file():
+    """docs/scoresheet.md's sheets read as it says; its first is docs/examples/vecher.csv."""
+    blocks = re.findall(r"```csv\n(.*?)```", (DOCS / "scoresheet.md").read_text("utf-8"), re.S)
+    example = (DOCS / "examples" / "vecher.csv").read_text("utf-8-sig").replace("\r\n", "\n")
+    assert blocks[0] == example
+    russian, english = (parse_sheet(text) for text in blocks)
+    assert (russian.deal_count, dict(russian.chips), russian.pot) == (
+        20,
+        {"Борис": 18, "Аня": 27, "Гена": -51, "Лена": -3},
+        9,
+    )
+    # Examples 1-5 (A 0, B +15, C -15, D +16, E -16), a pass, then Cat's three made with
+    # Cat and Dan peeping (Ben deals): Cat +12 -1, Dan -3 -1, the others -3; the pot 2.
+    assert dict(english.chips) == {"Ann": -3, "Ben": 12, "Cat": -4, "Dan": 12, "Eve": -19}
+    assert english.pot == 2
