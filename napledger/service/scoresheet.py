@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -74,11 +75,18 @@ def _text(path: Path) -> str:
         raise SheetError(on_line(line, message), line) from None
 
 
-def write_sheet(tx: Transaction, sheet: Sheet, *, name: str | None = None) -> int:
+def write_sheet(
+    tx: Transaction,
+    sheet: Sheet,
+    *,
+    name: str | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> int:
     """Start the sheet's session (named `name`, else as its header says) and record every
     deal through the session service, in the caller's transaction; its id. A deal the
     service refuses is a `SheetError` naming its line (the caller's transaction is then
-    rolled back: nothing is written)."""
+    rolled back: nothing is written). `progress`, if given, is told how many deals are
+    recorded after each one (of `sheet.deal_count`)."""
     board = tx.new_session(
         sheet.name if name is None else name,
         sheet.rules,
@@ -91,7 +99,7 @@ def write_sheet(tx: Transaction, sheet: Sheet, *, name: str | None = None) -> in
     )
     session_id = board.session.id
     session = tx.session(str(session_id))
-    for deal in sheet.deals:
+    for done, deal in enumerate(sheet.deals, 1):
         try:
             if deal.passed:
                 session.pass_(deal.options)
@@ -99,4 +107,6 @@ def write_sheet(tx: Transaction, sheet: Sheet, *, name: str | None = None) -> in
                 session.record(deal.options)
         except NapError as error:
             raise SheetError(on_line(deal.line, str(error)), deal.line) from None
+        if progress is not None:
+            progress(done)
     return session_id

@@ -101,14 +101,16 @@ def test_the_russian_evening_imports_to_the_money_worked_by_hand(database):
     assert dict(sheet.chips) == VECHER_CHIPS and sheet.pot == 9
 
 
-def test_a_name_given_replaces_the_headers(database):
+def test_a_name_given_replaces_the_headers_and_progress_is_told(database):
     sheet = read_sheet(VECHER)
+    told: list[int] = []
     with database.write() as tx:
-        first = write_sheet(tx, sheet)
+        first = write_sheet(tx, sheet, progress=told.append)
         second = write_sheet(tx, sheet, name="вечер (копия)")
     with database.read() as tx:
         names = {s.session.id: s.session.name for s in tx.sessions()}
     assert names == {first: "вечер у Бориса", second: "вечер (копия)"}
+    assert told == list(range(1, 21))
 
 
 def sessions(database: Database) -> list[str]:
