@@ -147,10 +147,17 @@ class _Row:
     line: int
     cells: list[str]
 
+    @property
+    def head(self) -> int:
+        """Where its first cell that says something is (a spreadsheet may start a row with
+        an empty column)."""
+        return next(i for i, cell in enumerate(self.cells) if cell)
+
 
 def rows_of(text: str) -> list[_Row]:
     """The file's rows that say something, each with the line it starts on: blank rows
-    (`;;;;` from a spreadsheet too) and comments (a first cell starting with `#`) left out."""
+    (`;;;;` from a spreadsheet too) and comments (a first cell that says something
+    starting with `#`) left out."""
     text = text.removeprefix("\ufeff")
     lines = text.splitlines()
     first = next((s for s in lines if s.strip() and not s.lstrip().startswith("#")), "")
@@ -167,8 +174,10 @@ def rows_of(text: str) -> list[_Row]:
         for cells in reader:
             cells = [c.strip() for c in cells]
             said_separator = bool(told) and separator.join(cells).casefold() == told
-            if any(cells) and not cells[0].startswith("#") and not said_separator:
-                rows.append(_Row(line, cells))
+            if any(cells) and not said_separator:
+                row = _Row(line, cells)
+                if not cells[row.head].startswith("#"):
+                    rows.append(row)
             line = reader.line_num + 1
     except csv.Error as error:
         raise SheetError(on_line(line, str(error)), line) from None
@@ -183,18 +192,19 @@ def parse_sheet(text: str, rules_from: Callable[[str], Rules] = load_rules) -> S
     header: dict[str, list[str]] = {}
     lines: dict[str, int] = {}
     at = 0
-    while at < len(rows) and COLUMN_KEYS.get(key_of(rows[at].cells[0])) is None:
+    while at < len(rows) and COLUMN_KEYS.get(key_of(rows[at].cells[rows[at].head])) is None:
         row = rows[at]
-        key = HEADER_KEYS.get(key_of(row.cells[0]))
+        typed = row.cells[row.head]
+        key = HEADER_KEYS.get(key_of(typed))
         if key is None:
-            raise SheetError(on_line(row.line, _not_a_key(row.cells[0])), row.line)
+            raise SheetError(on_line(row.line, _not_a_key(typed)), row.line)
         if key in lines and key not in REPEATABLE:
             message = _("{key} is given twice (line {other} too)").format(
-                key=row.cells[0], other=lines[key]
+                key=typed, other=lines[key]
             )
             raise SheetError(on_line(row.line, message), row.line)
         lines.setdefault(key, row.line)
-        header.setdefault(key, []).extend(c for c in row.cells[1:] if c)
+        header.setdefault(key, []).extend(c for c in row.cells[row.head + 1 :] if c)
         at += 1
     for key in REQUIRED_HEADER:
         if key not in header:

@@ -88,6 +88,16 @@ def test_excels_separator_line_and_keys_written_with_a_colon():
     assert dict(sheet.chips) == {"Ann": 6, "Ben": -3, "Cat": -3}
 
 
+def test_a_sheet_typed_one_column_in_reads_alike():
+    """A spreadsheet's first column left empty (row numbers typed there, or nothing)."""
+    moved = "".join(";" + line + "\n" for line in (HEADER + COLUMNS).splitlines())
+    moved += ";Ann;Ann;three;3\n;# a comment\n;;Ben;four;failed\n"
+    sheet = parse_sheet(moved)
+    assert sheet.players == ("Ann", "Ben", "Cat", "Dan")
+    assert [d.line for d in sheet.deals] == [5, 7]
+    assert sheet.deals[1].options == DealOptions(bid="four", by="Ben", failed=True)
+
+
 def test_a_russian_sheet_in_its_own_words():
     text = """\
 # записано с бумажного листа
