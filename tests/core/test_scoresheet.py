@@ -9,6 +9,8 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from napledger.core.options import DealOptions
 from napledger.core.rules import load_preset
@@ -274,3 +276,27 @@ def test_the_documented_sheets_are_real_and_the_example_is_the_file():
     # Cat and Dan peeping (Ben deals): Cat +12 -1, Dan -3 -1, the others -3; the pot 2.
     assert dict(english.chips) == {"Ann": -3, "Ben": 12, "Cat": -4, "Dan": 12, "Eve": -19}
     assert english.pot == 2
+
+
+CELLS = st.sampled_from(
+    ["", "Ann", "ben", "Zed", "three", "три", "nap", "pass", "пас", "made", "без", "не взял",
+     "revoke", "ренонс Ann", "3", "9", "Ann=2", "Ann, Ben", '"', "#", ";", ","]
+)  # fmt: skip
+
+
+@settings(max_examples=150)
+@given(
+    st.lists(st.lists(CELLS | st.text(max_size=6), max_size=9), max_size=4),
+    st.sampled_from([";", ","]),
+)
+def test_any_rows_give_a_sheet_or_a_refusal_naming_a_line(rows, separator):
+    """Whatever is typed under the headings, the answer is a sheet or one `SheetError`
+    naming the line, never another exception."""
+    text = (HEADER + COLUMNS).replace(";", separator)
+    text += "".join(separator.join(cells) + "\n" for cells in rows)
+    try:
+        sheet = parse_sheet(text)
+    except SheetError as error:
+        assert error.line is not None and str(error).startswith(f"line {error.line}: ")
+    else:
+        assert sum(sheet.chips.values()) + sheet.pot == 0
