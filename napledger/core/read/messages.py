@@ -181,3 +181,8 @@ def leaves(player: str) -> str:
 
 def current(name: str, id: int) -> str:
     return _("Current session: {name} (#{id})").format(name=name, id=id)
+
+
+def on_line(line: int, why: str) -> str:
+    """A refusal about one line of a file read in (a typed score sheet): "line 7: …"."""
+    return _("line {line}: {why}").format(line=line, why=why)
