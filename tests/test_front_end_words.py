@@ -17,11 +17,12 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "napledger"
 FRONT_ENDS = ("cli", "web", "export")
 MOST = 25  # the aim (#34): the front ends' own sentences with a placeholder, all together
-NOW = 57  # where they stand (the page's own now 8: #34): lower it, never raise it
+NOW = 62  # where they stand (#34): lower it, never raise it
 
 GETTEXT = {"_", "N_", "NC_", "ngettext", "pgettext", "npgettext", "gettext"}
-# A placeholder in a Python message ({player}) or a template's (%(num)d, {{ x }} inside trans).
-PY_PLACEHOLDER = re.compile(r"\{\w*\}")
+# A placeholder in a Python message ({player}, {word!r}, {n:>3}) or a template's (%(num)d,
+# {{ x }} inside trans).
+PY_PLACEHOLDER = re.compile(r"\{\w*(?:![rsa])?(?::[^{}]*)?\}")
 TEMPLATE_CALL = re.compile(
     r"""\b(?:_|gettext|ngettext|pgettext)\(\s*(?:"[^"]*"\s*,\s*)?("(?:[^"\\]|\\.)*")""", re.S
 )
@@ -82,13 +83,16 @@ def test_the_front_ends_say_few_sentences_of_their_own():
 def test_the_count_finds_what_it_counts(tmp_path):
     """Each kind of sentence the count is for is found (else it proves nothing)."""
     code = tmp_path / "x.py"
-    code.write_text('_("{player} deals")\nngettext("{n} deal", "{n} deals", n)\n_("plain")\n')
+    code.write_text(
+        '_("{player} deals")\nngettext("{n} deal", "{n} deals", n)\n_("plain")\n'
+        '_("not {word!r}")\n_("{n:>3} rows")\n'
+    )
     page = tmp_path / "x.html"
     page.write_text(
         '{{ _("Close %(name)s", name=n) }} {{ _("Close") }}'
         "{% trans p=x %}<b>{{ p }}</b> pays{% endtrans %}"
     )
-    assert len(_python_sentences(code)) == 2
+    assert len(_python_sentences(code)) == 4
     assert len(_template_sentences(page)) == 2
 
 
