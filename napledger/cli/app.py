@@ -451,11 +451,9 @@ def deal_number(text: str) -> int:
     """A deal's number; `2.2` (how `hands` lists deal 2 once corrected) means deal 2."""
     number, dot, revision = text.strip().partition(".")
     if dot and number and revision.isascii() and revision.isdigit():
-        raise typer.BadParameter(
-            _("{label} is deal {n} as corrected: give the deal's number, {n}").format(
-                label=text.strip(), n=number
-            )
-        )
+        from napledger.core.read.messages import corrected_label
+
+        raise typer.BadParameter(corrected_label(text.strip(), number))
     return counted(text)
 
 
@@ -474,10 +472,9 @@ class Seen:
     def of(self, number: int) -> int:
         """The version seen of deal `number`; naming another deal is a usage error."""
         if self.number != number:
-            raise typer.BadParameter(
-                _("names deal {seen}, not deal {n}").format(seen=self.number, n=number),
-                param_hint="--expect",
-            )
+            from napledger.core.read.messages import another_deal
+
+            raise typer.BadParameter(another_deal(self.number, number), param_hint="--expect")
         return self.revision
 
 

@@ -181,3 +181,20 @@ def leaves(player: str) -> str:
 
 def current(name: str, id: int) -> str:
     return _("Current session: {name} (#{id})").format(name=name, id=id)
+
+
+def corrected_label(label: str, number: int | str) -> str:
+    """A refusal: a deal named by its label once corrected (`2.2`) where its number is due."""
+    return _("{label} is deal {n} as corrected: give the deal's number, {n}").format(
+        label=label, n=number
+    )
+
+
+def another_deal(seen: int, number: int) -> str:
+    """A refusal: the version expected is of another deal than the one changed."""
+    return _("names deal {seen}, not deal {n}").format(seen=seen, n=number)
+
+
+def bought_by(player: str) -> str:
+    """The cards a player bought, as a refusal of their count names them."""
+    return _("cards bought by {player}").format(player=player)
