@@ -592,7 +592,7 @@ def purchase(item: str) -> tuple[str, int]:
 
     player, sep, count = item.rpartition("=")
     if not sep:
-        raise NapError(_("--buy wants PLAYER=N (cards bought), not {item!r}").format(item=item))
+        raise NapError(_("--buy wants PLAYER=N (cards bought), not '{item}'").format(item=item))
     return player, whole(count, "--buy PLAYER=N")
 
 

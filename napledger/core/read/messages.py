@@ -7,7 +7,8 @@ actions give back (napledger/store/views.py) through the few fields named here.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from decimal import Decimal
 from typing import Protocol
 
 from napledger.core.ledger import Payment, account_name, in_seat_order
@@ -198,3 +199,12 @@ def another_deal(seen: int, number: int) -> str:
 def bought_by(player: str) -> str:
     """The cards a player bought, as a refusal of their count names them."""
     return _("cards bought by {player}").format(player=player)
+
+
+def no_chip_total(chip_values: Iterable[Decimal]) -> str:
+    """Why figures over sessions that value a chip differently add up money, not chips."""
+    values = ", ".join(str(v) for v in sorted(chip_values))
+    return _(
+        "No chip total: these sessions value a chip differently ({values}); "
+        "money is added up instead."
+    ).format(values=values)
