@@ -118,7 +118,7 @@ SessionOpt = Annotated[
         "--session",
         "-s",
         envvar="NAPLEDGER_SESSION",
-        metavar="S",
+        metavar=pgettext("placeholder", "S"),
         help=_("Session id or name (default: current)."),
         autocompletion=complete_session,
     ),
@@ -325,7 +325,7 @@ def new(
         str | None,
         typer.Option(
             "--carry-from",
-            metavar="S",
+            metavar=pgettext("placeholder", "S"),
             help=_("Open with the pot a closed session carried."),
             autocompletion=complete_session,
         ),
@@ -379,7 +379,11 @@ def use(
     ctx: typer.Context,
     session: Annotated[
         str,
-        typer.Argument(metavar="S", help=_("Session id or name."), autocompletion=complete_session),
+        typer.Argument(
+            metavar=pgettext("placeholder", "S"),
+            help=_("Session id or name."),
+            autocompletion=complete_session,
+        ),
     ],
 ) -> None:
     with transaction(ctx) as tx:
@@ -483,40 +487,39 @@ def seen(text: str) -> Seen:
     return Seen(counted(number), counted(revision) if dot else 1)
 
 
+def expect_option(help: str, parser: Callable[[str], Any] = counted, metavar: str = "N") -> Any:
+    """`--expect`: a change made only if the ledger is still as the one who typed it saw it;
+    done already is told again, changed since is refused (`help` says what is compared)."""
+    return typer.Option("--expect", metavar=metavar, parser=parser, help=help)
+
+
 ExpectNumberOpt = Annotated[
     int | None,
-    typer.Option(
-        "--expect",
-        metavar="N",
-        parser=counted,
-        help=_(
+    expect_option(
+        _(
             "Only as deal N, the number shown: deal N already this deal is told again, not "
             "added; another deal N is refused."
-        ),
+        )
     ),
 ]
 ExpectSeenOpt = Annotated[
     Seen | None,
-    typer.Option(
-        "--expect",
-        metavar="N[.R]",
-        parser=seen,
-        help=_(
+    expect_option(
+        _(
             "Only if the deal is still the version shown (27, 27.2): done already is told "
             "again; changed since is refused."
         ),
+        seen,
+        "N[.R]",
     ),
 ]
 ExpectSeatingOpt = Annotated[
     int | None,
-    typer.Option(
-        "--expect",
-        metavar="N",
-        parser=counted,
-        help=_(
+    expect_option(
+        _(
             "Only if the seating has changed N times so far (table --json: seating_version): "
             "done already is told again; changed since is refused."
-        ),
+        )
     ),
 ]
 MadeOpt = Annotated[bool, typer.Option("--made", help=_("The bid was made."))]
@@ -680,14 +683,13 @@ def undo(
     ctx: typer.Context,
     expect: Annotated[
         Seen | None,
-        typer.Option(
-            "--expect",
-            metavar="N[.R]",
-            parser=seen,
-            help=_(
+        expect_option(
+            _(
                 "Only if the last deal is still deal N (version R) as shown: voided already "
                 "is told again; another last deal is refused."
             ),
+            seen,
+            "N[.R]",
         ),
     ] = None,
     session: SessionOpt = None,
@@ -810,14 +812,11 @@ def close(
     session: SessionOpt = None,
     expect: Annotated[
         int | None,
-        typer.Option(
-            "--expect",
-            metavar="N",
-            parser=counted,
-            help=_(
+        expect_option(
+            _(
                 "Only if the session was closed N times before (table --json: closes): "
                 "closed by this already is told again; changed since is refused."
-            ),
+            )
         ),
     ] = None,
 ) -> None:
@@ -846,14 +845,11 @@ def reopen(
     session: SessionOpt = None,
     expect: Annotated[
         int | None,
-        typer.Option(
-            "--expect",
-            metavar="N",
-            parser=counted,
-            help=_(
+        expect_option(
+            _(
                 "Only to take back close N (table --json: closes): taken back already is "
                 "told again; changed since is refused."
-            ),
+            )
         ),
     ] = None,
 ) -> None:
