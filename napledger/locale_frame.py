@@ -51,11 +51,10 @@ TYPER_HELP = (
 # Click's usage errors as Typer's copy of Click prints them (its exceptions.py,
 # parser.py, core.py; typer/core.py), each with the pattern that reads one back. A name
 # comes quoted as Click quotes it ('--by'); `near` is what Click suggests after it.
-NO_SUCH_COMMAND = N_("No such command {name}.")
 USAGE_ERRORS = [
     (
         re.compile(r"No such command (?P<name>'.*')\.(?: Did you mean (?P<near>.*)\?)?"),
-        NO_SUCH_COMMAND,
+        N_("No such command {name}."),
     ),
     (
         re.compile(r"No such option: (?P<name>.+?)(?: \(Possible options: (?P<near>.*)\))?"),
