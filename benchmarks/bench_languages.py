@@ -3,7 +3,7 @@
 Run from the repository root: ``PYTHONPATH=. python benchmarks/bench_languages.py [--runs N]``.
 
 A Russian table pays for its catalog (read once a process), Click's and Typer's own words
-bound through gettext (napledger/cli/frame.py) and its numbers written the Russian way;
+bound through gettext (napledger/locale_frame.py) and its numbers written the Russian way;
 nothing else may differ. Each round runs both, interleaved, in a fresh interpreter, so a
 busy machine slows both alike; the figures are medians of wall and CPU (user + system)
 seconds, and the ratio is Russian over English.

@@ -34,7 +34,7 @@ def main() -> None:
     except NapError:  # an unknown language: Typer refuses it, in the locale's language
         lang = of_locale()
     use(lang)
-    from napledger.cli.frame import speak
+    from napledger.locale_frame import speak
 
     speak(lang)
     from napledger.cli import main as run

@@ -3,7 +3,17 @@
 A gettext call with a placeholder is a sentence about something (a player, a deal, money,
 a session). Those about the evening live in `napledger.core.read`, once; the terminal, the
 page (its templates included) and the workbook keep only the few about themselves (a file
-written, an option, a page's own controls). This counts them, as issue #34 did.
+written, an option, a server, a line typed in `play`). This counts them, as issue #34 did,
+and every placeholder counts: `{player}`, `{word!r}`, `{n:>3}`, `%(num)d`.
+
+Not counted, by judgement: napledger/locale_frame.py, which lies outside the front ends.
+It holds Click's and Typer's own words (the frame of `--help`, Typer's own options, Click's
+usage errors), each msgid the English the library itself prints, so that napledger's
+catalogs can say them in the table's language. They are the libraries' sentences, not
+napledger's: napledger does not word them, it only translates them (Click and Typer look
+the frame up through gettext themselves; Typer's copy of Click writes its usage errors
+without gettext, so cli/errors.py reads them back by the patterns beside the msgids). A
+sentence napledger words itself does not belong there, and is counted where it is said.
 """
 
 from __future__ import annotations
@@ -12,16 +22,15 @@ import ast
 import re
 from pathlib import Path
 
-import pytest
-
 PACKAGE = Path(__file__).resolve().parent.parent / "napledger"
 FRONT_ENDS = ("cli", "web", "export")
 MOST = 25  # the aim (#34): the front ends' own sentences with a placeholder, all together
-NOW = 57  # where they stand (the page's own now 8: #34): lower it, never raise it
+NOW = 25  # where they stand (#34): lower it, never raise it
 
 GETTEXT = {"_", "N_", "NC_", "ngettext", "pgettext", "npgettext", "gettext"}
-# A placeholder in a Python message ({player}) or a template's (%(num)d, {{ x }} inside trans).
-PY_PLACEHOLDER = re.compile(r"\{\w*\}")
+# A placeholder in a Python message ({player}, {word!r}, {n:>3}) or a template's (%(num)d,
+# {{ x }} inside trans).
+PY_PLACEHOLDER = re.compile(r"\{\w*(?:![rsa])?(?::[^{}]*)?\}")
 TEMPLATE_CALL = re.compile(
     r"""\b(?:_|gettext|ngettext|pgettext)\(\s*(?:"[^"]*"\s*,\s*)?("(?:[^"\\]|\\.)*")""", re.S
 )
@@ -73,7 +82,6 @@ def test_no_front_end_says_a_new_sentence_of_its_own():
     assert len(found) <= NOW, "\n".join(found)
 
 
-@pytest.mark.xfail(strict=True, reason="#34's aim, not reached: the rest are listed")
 def test_the_front_ends_say_few_sentences_of_their_own():
     found = front_end_sentences()
     assert len(found) <= MOST, "\n".join(found)
@@ -82,13 +90,16 @@ def test_the_front_ends_say_few_sentences_of_their_own():
 def test_the_count_finds_what_it_counts(tmp_path):
     """Each kind of sentence the count is for is found (else it proves nothing)."""
     code = tmp_path / "x.py"
-    code.write_text('_("{player} deals")\nngettext("{n} deal", "{n} deals", n)\n_("plain")\n')
+    code.write_text(
+        '_("{player} deals")\nngettext("{n} deal", "{n} deals", n)\n_("plain")\n'
+        '_("not {word!r}")\n_("{n:>3} rows")\n'
+    )
     page = tmp_path / "x.html"
     page.write_text(
         '{{ _("Close %(name)s", name=n) }} {{ _("Close") }}'
         "{% trans p=x %}<b>{{ p }}</b> pays{% endtrans %}"
     )
-    assert len(_python_sentences(code)) == 2
+    assert len(_python_sentences(code)) == 4
     assert len(_template_sentences(page)) == 2
 
 

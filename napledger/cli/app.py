@@ -118,7 +118,7 @@ SessionOpt = Annotated[
         "--session",
         "-s",
         envvar="NAPLEDGER_SESSION",
-        metavar="S",
+        metavar=pgettext("placeholder", "S"),
         help=_("Session id or name (default: current)."),
         autocompletion=complete_session,
     ),
@@ -325,7 +325,7 @@ def new(
         str | None,
         typer.Option(
             "--carry-from",
-            metavar="S",
+            metavar=pgettext("placeholder", "S"),
             help=_("Open with the pot a closed session carried."),
             autocompletion=complete_session,
         ),
@@ -379,7 +379,11 @@ def use(
     ctx: typer.Context,
     session: Annotated[
         str,
-        typer.Argument(metavar="S", help=_("Session id or name."), autocompletion=complete_session),
+        typer.Argument(
+            metavar=pgettext("placeholder", "S"),
+            help=_("Session id or name."),
+            autocompletion=complete_session,
+        ),
     ],
 ) -> None:
     with transaction(ctx) as tx:
@@ -451,11 +455,9 @@ def deal_number(text: str) -> int:
     """A deal's number; `2.2` (how `hands` lists deal 2 once corrected) means deal 2."""
     number, dot, revision = text.strip().partition(".")
     if dot and number and revision.isascii() and revision.isdigit():
-        raise typer.BadParameter(
-            _("{label} is deal {n} as corrected: give the deal's number, {n}").format(
-                label=text.strip(), n=number
-            )
-        )
+        from napledger.core.read.messages import corrected_label
+
+        raise typer.BadParameter(corrected_label(text.strip(), number))
     return counted(text)
 
 
@@ -474,10 +476,9 @@ class Seen:
     def of(self, number: int) -> int:
         """The version seen of deal `number`; naming another deal is a usage error."""
         if self.number != number:
-            raise typer.BadParameter(
-                _("names deal {seen}, not deal {n}").format(seen=self.number, n=number),
-                param_hint="--expect",
-            )
+            from napledger.core.read.messages import another_deal
+
+            raise typer.BadParameter(another_deal(self.number, number), param_hint="--expect")
         return self.revision
 
 
@@ -486,40 +487,39 @@ def seen(text: str) -> Seen:
     return Seen(counted(number), counted(revision) if dot else 1)
 
 
+def expect_option(help: str, parser: Callable[[str], Any] = counted, metavar: str = "N") -> Any:
+    """`--expect`: a change made only if the ledger is still as the one who typed it saw it;
+    done already is told again, changed since is refused (`help` says what is compared)."""
+    return typer.Option("--expect", metavar=metavar, parser=parser, help=help)
+
+
 ExpectNumberOpt = Annotated[
     int | None,
-    typer.Option(
-        "--expect",
-        metavar="N",
-        parser=counted,
-        help=_(
+    expect_option(
+        _(
             "Only as deal N, the number shown: deal N already this deal is told again, not "
             "added; another deal N is refused."
-        ),
+        )
     ),
 ]
 ExpectSeenOpt = Annotated[
     Seen | None,
-    typer.Option(
-        "--expect",
-        metavar="N[.R]",
-        parser=seen,
-        help=_(
+    expect_option(
+        _(
             "Only if the deal is still the version shown (27, 27.2): done already is told "
             "again; changed since is refused."
         ),
+        seen,
+        "N[.R]",
     ),
 ]
 ExpectSeatingOpt = Annotated[
     int | None,
-    typer.Option(
-        "--expect",
-        metavar="N",
-        parser=counted,
-        help=_(
+    expect_option(
+        _(
             "Only if the seating has changed N times so far (table --json: seating_version): "
             "done already is told again; changed since is refused."
-        ),
+        )
     ),
 ]
 MadeOpt = Annotated[bool, typer.Option("--made", help=_("The bid was made."))]
@@ -595,7 +595,7 @@ def purchase(item: str) -> tuple[str, int]:
 
     player, sep, count = item.rpartition("=")
     if not sep:
-        raise NapError(_("--buy wants PLAYER=N (cards bought), not {item!r}").format(item=item))
+        raise NapError(_("--buy wants PLAYER=N (cards bought), not '{item}'").format(item=item))
     return player, whole(count, "--buy PLAYER=N")
 
 
@@ -683,14 +683,13 @@ def undo(
     ctx: typer.Context,
     expect: Annotated[
         Seen | None,
-        typer.Option(
-            "--expect",
-            metavar="N[.R]",
-            parser=seen,
-            help=_(
+        expect_option(
+            _(
                 "Only if the last deal is still deal N (version R) as shown: voided already "
                 "is told again; another last deal is refused."
             ),
+            seen,
+            "N[.R]",
         ),
     ] = None,
     session: SessionOpt = None,
@@ -813,14 +812,11 @@ def close(
     session: SessionOpt = None,
     expect: Annotated[
         int | None,
-        typer.Option(
-            "--expect",
-            metavar="N",
-            parser=counted,
-            help=_(
+        expect_option(
+            _(
                 "Only if the session was closed N times before (table --json: closes): "
                 "closed by this already is told again; changed since is refused."
-            ),
+            )
         ),
     ] = None,
 ) -> None:
@@ -849,14 +845,11 @@ def reopen(
     session: SessionOpt = None,
     expect: Annotated[
         int | None,
-        typer.Option(
-            "--expect",
-            metavar="N",
-            parser=counted,
-            help=_(
+        expect_option(
+            _(
                 "Only to take back close N (table --json: closes): taken back already is "
                 "told again; changed since is refused."
-            ),
+            )
         ),
     ] = None,
 ) -> None:

@@ -19,7 +19,7 @@ def parse_day(text: str | None, option: str) -> date | None:
         day = date.fromisoformat(text.strip())
     except ValueError:
         raise NapError(
-            _("{option} wants a date like 2026-03-01, not {text!r}").format(
+            _("{option} wants a date like 2026-03-01, not '{text}'").format(
                 option=option, text=text
             )
         ) from None

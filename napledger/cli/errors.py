@@ -12,7 +12,7 @@ import typer
 from typer.core import TyperCommand, TyperGroup
 
 from napledger.core.errors import NapError
-from napledger.core.words import N_, _, language
+from napledger.core.words import _, language
 
 
 def error_line(message: str) -> str:
@@ -82,7 +82,7 @@ class NapGroup(TyperGroup):
 
 
 class NapCommand(TyperCommand):
-    """A command whose `--help` frame speaks the table's language (see cli/frame.py)."""
+    """A command whose `--help` frame speaks the table's language (see napledger/locale_frame.py)."""
 
     def get_params(self, ctx: Any) -> list[Any]:
         return said_params(super().get_params(ctx))
@@ -94,7 +94,7 @@ class NapCommand(TyperCommand):
 def said_params(params: list[Any]) -> list[Any]:
     """Typer's own options (`--help`, `--install-completion`) told in the table's words; a
     flag shows no type (`<bool>`): it takes no value."""
-    from napledger.cli.frame import TYPER_HELP
+    from napledger.locale_frame import TYPER_HELP
 
     for param in params:
         if getattr(param, "help", None) in TYPER_HELP:
@@ -168,62 +168,32 @@ def deal_hint(words: list[str], message: str, shown: str | None = None) -> str:
     ).format(message=shown.rstrip("."), command=shell_words(line), typed=shell_words(typed))
 
 
-# Click's usage errors (those of Typer's own copy of Click, whose classes are private) as
-# Click words them, read back to be said in the language spoken; one not known here is
-# shown as Click says it.
-USAGE_ERRORS = [
-    (
-        re.compile(r"No such command (?P<name>'.*')\.(?: Did you mean (?P<near>.*)\?)?"),
-        N_("No such command {name}."),
-    ),
-    (
-        re.compile(r"No such option:? (?P<name>.+?)\.?(?: \(Possible options: (?P<near>.*)\))?"),
-        N_("No such option {name}."),
-    ),
-    (
-        re.compile(r"Option (?P<name>'.*') requires an argument\."),
-        N_("Option {name} needs a value."),
-    ),
-    (re.compile(r"Missing argument (?P<name>.*)\."), N_("Missing argument {name}.")),
-    (re.compile(r"Missing option (?P<name>.*)\."), N_("Missing option {name}.")),
-    (re.compile(r"Missing parameter:? (?P<name>.*?)\.?"), N_("Missing parameter {name}.")),
-    (
-        re.compile(
-            r"Invalid value for (?P<name>.*?)(?: \(env var: (?P<env>'[^']*')\))?: (?P<message>.*)",
-            re.S,
-        ),
-        N_("Invalid value for {name}: {message}"),
-    ),
-    (re.compile(r"Invalid value: (?P<message>.*)", re.S), N_("Invalid value: {message}")),
-    (
-        re.compile(r"Got unexpected extra argument(?:s|\(s\))? \((?P<args>.*)\)", re.S),
-        N_("Got unexpected extra words: {args}"),
-    ),
-]
-
-
 def in_our_words(error: typer.TyperException) -> str:
-    """A usage error of Click's in the language spoken (English: exactly as Click says it)."""
+    """A usage error of Click's in the language spoken (English: exactly as Click says it).
+
+    Typer's copy of Click words its usage errors without gettext: they are read back by
+    the patterns of napledger/locale_frame.py and said through the catalog."""
     told = error.format_message()
     if language() == "en":
         return told
+    from napledger.locale_frame import DID_YOU_MEAN, ENV_VAR, USAGE_ERRORS
+
     for pattern, message in USAGE_ERRORS:
         found = pattern.fullmatch(told)
         if found is None:
             continue
         parts = found.groupdict()
         if parts.get("env"):
-            parts["name"] += " " + _("(env var: {name})").format(name=parts["env"])
+            parts["name"] += " " + _(ENV_VAR).format(name=parts["env"])
         said = _(message).format(**parts)
         if parts.get("near"):
-            said += " " + _("Did you mean {near}?").format(near=parts["near"])
+            said += " " + _(DID_YOU_MEAN).format(suggestions=parts["near"])
         return said
     return told
 
 
 def shell_words(words: list[str]) -> str:
     """Words as a shell takes them back, quoted only where it must (`три`, not `'три'`)."""
-    import re
     import shlex
 
     return " ".join(w if re.fullmatch(r"[\w@%+=:,./-]+", w) else shlex.quote(w) for w in words)

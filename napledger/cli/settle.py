@@ -6,7 +6,7 @@ import typer
 
 from napledger.cli.app import app, emit_json, session_refs, transaction
 from napledger.cli.complete import complete_session
-from napledger.core.words import _
+from napledger.core.words import _, pgettext
 
 
 @app.command(
@@ -19,7 +19,7 @@ def settle(
         typer.Option(
             "--session",
             "-s",
-            metavar="S",
+            metavar=pgettext("placeholder", "S"),
             help=_("Session id or name; repeat for an evening."),
             autocompletion=complete_session,
         ),

@@ -86,29 +86,23 @@ def parse(
     """The argv (without `napledger`) a line stands for; [] for a blank line or a comment."""
     try:
         words = shlex.split(line, comments=True)
-    except ValueError as error:
-        raise ShortFormError(_("cannot read the line: {error}").format(error=error)) from None
+    except ValueError:  # a quotation mark left open, or a backslash at the end
+        raise ShortFormError(_("cannot read the line: a quotation mark is not closed")) from None
     if not words:
         return []
     if words[0].casefold() in commands:
         return [words[0].casefold(), *words[1:]]
     if vocabulary.is_pass(words[0]) and "pass" in commands:  # `пас`, `pas`: the pass command
         return ["pass", *words[1:]]
-    if rules is None:
-        raise ShortFormError(
-            _("{word!r} is not a command, and there is no session to record a deal in").format(
-                word=words[0]
-            )
-        )
     first, second = words[0], words[1] if len(words) > 1 else ""
-    if not is_bid(first, rules) and player_for(first, players) is None:
+    if rules is None or not (is_bid(first, rules) or player_for(first, players)):
         near = difflib.get_close_matches(first.casefold(), list(commands), n=1, cutoff=0.75)
         if near:
-            raise ShortFormError(
-                _("{word!r} is not a command, a bid or a player; did you mean {near}?").format(
-                    word=first, near=near[0]
-                )
-            )
+            raise ShortFormError(not_a_word(first, near[0]))
+    if rules is None:  # the store's own words: a deal needs a session to be recorded in
+        raise ShortFormError(
+            _("no current session; start one with `napledger new` or pick one with `use`")
+        )
     bid_first = is_bid(first, rules) and player_for(second, players) is not None
     player_first = player_for(first, players) is not None and is_bid(second, rules)
     if bid_first and player_first:
@@ -127,46 +121,16 @@ def parse(
                     other_player=other[1],
                 )
             )
-    if bid_first or (is_bid(first, rules) and not player_first):
+    if bid_first or (is_bid(first, rules) and not player_first and second):
         bid, bidder = first, second
     elif player_first or (len(words) > 1 and is_bid(second, rules)):
         bid, bidder = second, first
-    elif player_for(first, players) is not None and len(words) > 1:
-        # The player is right; the word after it is what is wrong.
-        if player_for(second, players) is not None:
-            raise ShortFormError(
-                _(
-                    "`{typed}` names two players and no bid: "
-                    "write the bid and the bidder, e.g. `3 {player} made`"
-                ).format(typed=f"{first} {second}", player=first)
-            )
-        bids = ", ".join(b.called(language()) for b in rules.enabled_bids)
-        raise ShortFormError(
-            _(
-                "{word!r} is not a bid (bids: {bids}); after the player comes the bid: "
-                "`{player} BID RESULT`"
-            ).format(word=second, bids=bids, player=first)
-        )
+    elif player_for(first, players) is not None or is_bid(first, rules):
+        # A player and no bid after it (another player, a word that is no bid), or a bid
+        # and no bidder: the shape of a deal, with the bids.
+        raise ShortFormError(not_a_deal(words, rules))
     else:
-        raise ShortFormError(
-            _(
-                "{word!r} is not a command, a bid or a player; type `help` for what a line can be"
-            ).format(word=first)
-        )
-    if not bidder:
-        raise ShortFormError(
-            _("say who bid {bid}: `{typed} PLAYER RESULT`, e.g. `{typed} ann made`").format(
-                bid=called(bid_of(bid, rules), rules), typed=bid
-            )
-        )
-    if len(words) < 3:
-        said = f"{first} {second}"
-        raise ShortFormError(
-            _(
-                "say how it went: `{said} 4` (tricks taken), `{said} made`, `{said} failed` "
-                "or `{said} revoke PLAYER`"
-            ).format(said=said)
-        )
+        raise ShortFormError(not_a_word(first))
     restated = said_again(words[2:])
     if restated:
         raise ShortFormError(
@@ -176,7 +140,30 @@ def parse(
                 "(e.g. `nap ann 5`) or `hand BID --by PLAYER --tricks N`"
             ).format(option=restated, typed=f"{first} {second}")
         )
-    return ["hand", bid, "--by", bidder, *result(words[2:])]
+    told = result(words[2:])
+    if len(words) < 3 or told is None:  # no result after BID PLAYER, or a word that is none
+        raise ShortFormError(not_a_deal(words, rules))
+    return ["hand", bid, "--by", bidder, *told]
+
+
+def not_a_deal(words: Sequence[str], rules: Rules) -> str:
+    """A line that starts like a deal and is not one: the shape of a deal, with the bids."""
+    bids = ", ".join(b.called(language()) for b in rules.enabled_bids)
+    return _(
+        "a deal in short form is `BID PLAYER RESULT` (bids: {bids}; RESULT: the tricks "
+        "taken, made, failed or revoke PLAYER), not `{typed}`"
+    ).format(bids=bids, typed=" ".join(words[:3]))
+
+
+def not_a_word(word: str, near: str | None = None) -> str:
+    """A first word that is no command, bid or player, with the command it is close to."""
+    said = _("'{word}' is not a command, a bid or a player; type `help` for what a line can be")
+    said = said.format(word=word)
+    if near is None:
+        return said
+    from napledger.locale_frame import DID_YOU_MEAN
+
+    return f"{said}. " + _(DID_YOU_MEAN).format(suggestions=near)
 
 
 def said_again(words: Sequence[str]) -> str | None:
@@ -207,13 +194,15 @@ def hand_line(words: Sequence[str], bid_words: Collection[str]) -> list[str] | N
         return None
     bid, player = (first, second) if bidlike(first) else (second, first)
     try:
-        return ["hand", bid, "--by", player, *result(list(words[2:]))]
+        told = result(list(words[2:]))
     except ShortFormError:
         return None
+    return None if told is None else ["hand", bid, "--by", player, *told]
 
 
-def result(words: list[str]) -> list[str]:
-    """The `hand` options a short form's result stands for: `4`, `made`, `не взял`..."""
+def result(words: list[str]) -> list[str] | None:
+    """The `hand` options a short form's result stands for: `4`, `made`, `не взял`...;
+    None when the first word is none of these."""
     if not words or words[0].startswith("-"):
         return words
     head = words[0]
@@ -229,12 +218,7 @@ def result(words: list[str]) -> list[str]:
         if not rest or rest[0].startswith("-"):
             raise ShortFormError(_("say who revoked: `revoke PLAYER`"))
         return ["--revoke", rest[0], *rest[1:]]
-    raise ShortFormError(
-        _(
-            "after the bid and the bidder comes the tricks taken, made, failed or "
-            "revoke PLAYER, not {word!r}"
-        ).format(word=head)
-    )
+    return None  # not a result: the caller says what comes after BID PLAYER
 
 
 # Options whose value is a player, so that Tab after them offers the table and nothing else

@@ -107,12 +107,9 @@ def render_stats(tally: "Figures", rows: "list[PlayerFigures]", filtered: bool) 
         )
     console.print(results)
     if not chips:
-        values = ", ".join(str(v) for v in sorted(tally.chip_values))
-        said = _(
-            "No chip total: these sessions value a chip differently ({values}); "
-            "money is added up instead."
-        ).format(values=values)
-        console.print(f"[italic]{said}[/]")
+        from napledger.core.read.messages import no_chip_total
+
+        console.print(f"[italic]{no_chip_total(tally.chip_values)}[/]")
 
     bidding = RichTable(title=_("Bidding"), box=box.SIMPLE_HEAD)
     bidding.add_column(_("player"))

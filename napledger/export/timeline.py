@@ -23,11 +23,13 @@ from openpyxl.utils import get_column_letter
 
 from napledger.core.ledger import account_name
 from napledger.core.numbers import signed
+from napledger.core.read.columns import header_words, player_chips, player_columns
 from napledger.core.read.report import SessionReport
 from napledger.core.read.said import CLOSE, pot_row_label
 from napledger.core.read.settlement import evening
 from napledger.core.read.timeline import CLOSING, DEAL, PotFlow, Row
-from napledger.core.words import N_, _, ngettext, pgettext
+from napledger.core.rules.scoring import made_said
+from napledger.core.words import N_, _, pgettext
 from napledger.export.cells import CHANGE, CHIPS, DATETIME, DealNumber, money_format, money_label
 from napledger.export.sheet import MONEY, SIGNED, Column, Sheet, header_room, width_of
 
@@ -119,10 +121,11 @@ def roster(sessions: Sequence[SessionReport]) -> list[str]:
 def deal_columns(players: Sequence[str]) -> list[Column]:
     columns = [*DEAL_COLUMNS]
     for player in players:
+        change, money, total = player_columns(player)
         columns += [
-            Column(_("{player} change").format(player=player), CHANGE, translated=False),
-            Column(_("{player} money").format(player=player), SIGNED, translated=False),
-            Column(_("{player} total").format(player=player), CHANGE, translated=False),
+            Column(change, CHANGE, translated=False),
+            Column(money, SIGNED, translated=False),
+            Column(total, CHANGE, translated=False),
         ]
     return [*columns, *DEAL_TAIL_COLUMNS]
 
@@ -143,7 +146,7 @@ def write_timeline(
     many = len(parts) > 1
     balance_columns = [
         *BALANCE_COLUMNS,
-        *(Column(_("{player} chips").format(player=p), CHIPS, translated=False) for p in players),
+        *(Column(player_chips(p), CHIPS, translated=False) for p in players),
     ]
     part_of: dict[int, EveningSeries] = {}
     for part in parts:
@@ -333,7 +336,7 @@ def _deal_widths(sessions: Sequence[SessionReport], columns: Sequence[Column]) -
         "Dealer": name,
         "Bidder": name,
         "Bid": bid,
-        "Outcome": len(ngettext("made ({n} trick)", "made ({n} tricks)", 5)) - 1,
+        "Outcome": len(made_said(10)),
         "Peeps, buys": _NAME_CAP,
         "Pot": 4,
         "Time": 5,
@@ -360,9 +363,7 @@ def _money_width(sessions: Sequence[SessionReport]) -> float:
 def _player_cap() -> float:
     """How wide a player's number column may grow for its header: a short name, and the
     longest word the language puts beside it («изменение», „pieniądze”) unbroken."""
-    said = (_("{player} change"), _("{player} money"), _("{player} total"))
-    words = [w for text in said for w in text.replace("{player}", " ").split()]
-    return max(_PLAYER_CAP + 2, *(header_room(w) for w in words))
+    return max(_PLAYER_CAP + 2, *(header_room(w) for w in header_words()))
 
 
 def _session_width(sessions: Sequence[SessionReport]) -> int:

@@ -88,7 +88,7 @@ def write_workbook(
     path = Path(path)
     target = Path(os.path.realpath(path)) if path.is_symlink() else path
     if target.is_dir():
-        raise NapError(_("cannot write {path}: it is a folder").format(path=path))
+        raise NapError(_cannot_write(path, _("it is a folder")))
     if exists == "refuse" and os.path.lexists(target):
         raise TargetExists(_("{path} already exists: give --force to replace it").format(path=path))
     _sweep_stale(target)
@@ -200,8 +200,9 @@ def _running(pid: int) -> bool:
     return True
 
 
-def _cannot_write(path: Path, exc: OSError) -> str:
-    return _("cannot write {path}: {reason}").format(path=path, reason=exc.strerror or exc)
+def _cannot_write(path: Path, why: OSError | str) -> str:
+    reason = why.strerror or why if isinstance(why, OSError) else why
+    return _("cannot write {path}: {reason}").format(path=path, reason=reason)
 
 
 def _fill(

@@ -14,6 +14,7 @@ from fastapi import Depends, Form
 from napledger.core.errors import DealError, NapError
 from napledger.core.numbers import whole
 from napledger.core.options import DealOptions
+from napledger.core.read.messages import bought_by
 from napledger.core.rules import Deal as Recorded
 from napledger.core.words import _
 
@@ -39,10 +40,8 @@ class DealExtras:
 
     def bought(self) -> tuple[tuple[str, int], ...]:
         """The boxes filled in, as (player, cards) (an empty box: no purchase)."""
-        # The label is made outside the f-string: gettext's extractor does not look inside one.
-        said = _("cards bought by {player}")
         return tuple(
-            (who, whole(count, said.format(player=who)))
+            (who, whole(count, bought_by(who)))
             for who, count in zip(self.buyer or (), self.buy or (), strict=False)
             if count.strip()
         )

@@ -130,14 +130,14 @@ def secret_said(made: bool | None, path: Path, renewed: bool) -> str:
     """Which links these are: the organiser must know whether the ones given out before
     still work (the QR code on the table, the keeper's phone)."""
     if made is None:
-        said = _("The links are made from --key: the same key gives the same links.")
-    elif renewed:
-        said = _("New secret: every link given out before no longer works. Kept in {path}")
+        return _("The links are made from --key: the same key gives the same links.")
+    if renewed:
+        said = _("New secret: every link given out before no longer works.")
     elif made:
-        said = _("New secret, kept in {path}: these links work after a restart.")
+        said = _("New secret: these links work after a restart.")
     else:
-        said = _("The links given out before still work (secret kept in {path}).")
-    return said.format(path=path)
+        said = _("The links given out before still work.")
+    return said + " " + _("The secret is kept in {path}.").format(path=path)
 
 
 def serve(
@@ -182,7 +182,7 @@ def serve(
             shown, lan = host, not ipaddress.ip_address(host).is_loopback
         except ValueError:
             raise NapError(
-                _("--host must be an IP address of this computer, not {host!r}").format(host=host)
+                _("--host must be an IP address of this computer, not '{host}'").format(host=host)
             ) from None
     else:
         host = "0.0.0.0" if lan else "127.0.0.1"

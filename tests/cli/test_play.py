@@ -173,7 +173,7 @@ def test_a_short_form_contradicted_by_an_option_records_nothing(nap):
     lines = "nap four --by Cat --tricks 4\nnap ann 5 --tricks 2\nhnad four --by ben --tricks 4\n"
     errors = nap("play", input=lines, ok=False).stderr.strip().splitlines()
     assert [e.split(":")[1].strip() for e in errors] == ["line 1", "line 2", "line 3"]
-    assert "did you mean hand" in errors[2]
+    assert "Did you mean hand?" in errors[2]
     assert nap.json("table --json")["hands"] == 0
 
 

@@ -73,12 +73,11 @@ def test_two_different_readings_are_refused_not_guessed():
     ("line", "message"),
     [
         ("bogus", "'bogus' is not a command, a bid or a player"),
-        ("nap", "say who bid nap"),
-        # The wrong word is named, not the player who is right.
-        ("ben cat 3", "`ben cat` names two players and no bid"),
-        ("ben bogus 3", r"'bogus' is not a bid \(bids: three, misère, four, nap, wellington"),
-        ("3 ben", "say how it went: `3 ben 4` .tricks taken., `3 ben made`"),
-        ("nap ann twice", "not 'twice'"),
+        ("nap", r"a deal in short form is `BID PLAYER RESULT` \(bids: three, .*\), not `nap`"),
+        ("ben cat 3", "short form is `BID PLAYER RESULT` .*, not `ben cat 3`"),
+        ("ben bogus 3", r"\(bids: three, misère, four, nap, wellington.*\), not `ben bogus 3`"),
+        ("3 ben", r"RESULT: the tricks taken, made, failed or revoke PLAYER\), not `3 ben`"),
+        ("nap ann twice", "not `nap ann twice`"),
         ("nap ann revoke", "say who revoked"),
         ('nap "ann', "cannot read the line"),
     ],
@@ -91,7 +90,7 @@ def test_lines_that_mean_nothing_get_one_line_errors(line, message):
 
 def test_without_a_session_only_commands_work():
     assert parse("table", (), None, COMMANDS) == ["table"]
-    with pytest.raises(NapError, match="no session"):
+    with pytest.raises(NapError, match="no current session"):
         parse("nap ann 5", (), None, COMMANDS)
 
 
@@ -170,12 +169,12 @@ def test_a_short_form_with_an_option_that_says_it_again_is_refused(line, restate
 
 def test_a_misspelt_command_is_named_not_taken_for_a_bidder():
     with pytest.raises(
-        NapError, match="'hnad' is not a command, a bid or a player; did you mean hand"
+        NapError, match=r"'hnad' is not a command, a bid or a player; .*. Did you mean hand[?]"
     ):
         read("hnad four --by Ben --tricks 4")
-    with pytest.raises(NapError, match="did you mean table"):
+    with pytest.raises(NapError, match="Did you mean table"):
         read("tabel")
-    with pytest.raises(NapError, match="did you mean amend"):
+    with pytest.raises(NapError, match="Did you mean amend"):
         read("ammend 1 --tricks 3")
 
 
@@ -233,7 +232,7 @@ def test_pass_is_the_pass_command_in_any_language():
 
 
 def test_a_result_word_that_is_not_one_is_refused_in_the_usual_words():
-    with pytest.raises(NapError, match="not 'взятка'"):
+    with pytest.raises(NapError, match="not `борис три взятка`"):
         read("борис три взятка", KITCHEN, RUSSIAN)
     with pytest.raises(NapError, match="say who revoked"):
         read("борис три ренонс", KITCHEN, RUSSIAN)

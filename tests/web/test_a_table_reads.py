@@ -169,7 +169,7 @@ def helps(lang: str, tmp_path: Path) -> list[str]:
     script = (
         "from napledger.core.words import use\n"
         f"use({lang!r})\n"  # before napledger.cli: its help texts are taken as declared
-        "from napledger.cli.frame import speak\n"
+        "from napledger.locale_frame import speak\n"
         f"speak({lang!r})\n"
         "from typer.testing import CliRunner\n"
         "from napledger.cli import app\n"

@@ -116,7 +116,9 @@ def test_a_new_scorekeeper_meets_no_trap(phone, serve, nap, tmp_path):
     page = phone
     pictures = Pictures(page, tmp_path / "shots")
     printed = serve.start()
-    assert printed["said"].startswith("New secret, kept in ")
+    assert printed["said"].startswith(
+        "New secret: these links work after a restart. The secret is kept in "
+    )
 
     # --- Nothing typed is lost: the game changes, the name and players stay -------------
     page.goto(printed["Organiser"])

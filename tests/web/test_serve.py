@@ -88,7 +88,7 @@ def test_the_secret_is_kept_with_the_ledger_and_new_secret_revokes_every_link(na
     kept = secret_path(resolve_url(None))
     server, first = start()
     try:
-        assert first["New"]  # "New secret, kept in …: these links work after a restart."
+        assert first["New"]  # "New secret: these links work after a restart. …"
         assert len(key_of(first["Scorekeeper"])) >= 20
         assert httpx2.get(first["Scorekeeper"], timeout=10).status_code == 200
     finally:

@@ -7,7 +7,8 @@ actions give back (napledger/store/views.py) through the few fields named here.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from decimal import Decimal
 from typing import Protocol
 
 from napledger.core.ledger import Payment, account_name, in_seat_order
@@ -186,3 +187,29 @@ def current(name: str, id: int) -> str:
 def on_line(line: int, why: str) -> str:
     """A refusal about one line of a file read in (a typed score sheet): "line 7: …"."""
     return _("line {line}: {why}").format(line=line, why=why)
+
+
+def corrected_label(label: str, number: int | str) -> str:
+    """A refusal: a deal named by its label once corrected (`2.2`) where its number is due."""
+    return _("{label} is deal {n} as corrected: give the deal's number, {n}").format(
+        label=label, n=number
+    )
+
+
+def another_deal(seen: int, number: int) -> str:
+    """A refusal: the version expected is of another deal than the one changed."""
+    return _("names deal {seen}, not deal {n}").format(seen=seen, n=number)
+
+
+def bought_by(player: str) -> str:
+    """The cards a player bought, as a refusal of their count names them."""
+    return _("cards bought by {player}").format(player=player)
+
+
+def no_chip_total(chip_values: Iterable[Decimal]) -> str:
+    """Why figures over sessions that value a chip differently add up money, not chips."""
+    values = ", ".join(str(v) for v in sorted(chip_values))
+    return _(
+        "No chip total: these sessions value a chip differently ({values}); "
+        "money is added up instead."
+    ).format(values=values)

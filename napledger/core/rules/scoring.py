@@ -239,6 +239,11 @@ def was_made(rules: Rules, deal: Deal, bid: Bid | None = None) -> bool | None:
     return bool(deal.made)
 
 
+def made_said(tricks: int) -> str:
+    """A bid made, with the tricks taken: `made (5 tricks)`."""
+    return ngettext("made ({n} trick)", "made ({n} tricks)", tricks).format(n=tricks)
+
+
 def outcome(rules: Rules, deal: Deal) -> str:
     """The deal's result in a few words, as a scoreboard or a spreadsheet shows it."""
     if deal.bid is None:
@@ -249,8 +254,7 @@ def outcome(rules: Rules, deal: Deal) -> str:
     if deal.tricks is None:
         return _("made") if made else _("failed")
     if made:
-        said = ngettext("made ({n} trick)", "made ({n} tricks)", deal.tricks)
-        return said.format(n=deal.tricks)
+        return made_said(deal.tricks)
     bid = rules.find(deal.bid)
     short = bid.tricks - deal.tricks if bid is not None and not bid.misere else 0
     # A Russian or Polish table says how many short the bid fell (`без трёх`), and reads
