@@ -56,7 +56,7 @@ from napledger.core.errors import NapError
 from napledger.core.money import places
 from napledger.core.options import DealOptions
 from napledger.core.read.board import Scoreboard, SessionInfo
-from napledger.core.read.history import ScoredDeal, score_history, scored_deals
+from napledger.core.read.history import ScoredDeal, score_history
 from napledger.core.read.report import SessionReport
 from napledger.core.read.settlement import Settlement
 from napledger.core.read.timeline import History
@@ -441,7 +441,7 @@ class SessionAPI:
         store = self.store
         return History(
             scoreboard=self.scoreboard(),
-            deals=score_history(store.rules(), store.records(), self.row.opening_pot),
+            deals=list(score_history(store.rules(), store.records(), self.row.opening_pot)),
             roster=store.roster() if with_roster else (),
             closes=store.closes() if with_roster else (),
             carried_from=self.book.session_name(self.row.carried_from) if with_roster else None,
@@ -661,4 +661,4 @@ class StreamedDeals:
 
     def __iter__(self) -> Iterator[ScoredDeal]:
         store = self._store
-        return scored_deals(store.rules(), store.streamed_records(), store.row.opening_pot)
+        return score_history(store.rules(), store.streamed_records(), store.row.opening_pot)
