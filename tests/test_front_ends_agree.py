@@ -399,6 +399,28 @@ def test_who_sits_out_is_the_boards_in_the_terminal_and_on_the_keepers_page(nap)
     assert "Next to deal: B, who sits out: no cards, no bid" in nap("table").stdout
 
 
+def test_the_workbooks_totals_list_players_in_the_terminals_order(nap, tmp_path):
+    """A tie between players who sat out of alphabetical order: `table`, `settle` and the
+    workbook's totals (the session's and the evening's) all list them as they sat."""
+    nap("new fri --players Ben,Ann,Cat --chip 0.05 --currency GBP")
+    nap("hand 3 --by Cat --failed")  # Ben and Ann +3 each: a tie
+    nap("new sat --players Cat,Ann,Ben --chip 0.05 --currency GBP")
+    nap("hand 3 --by Cat --failed")
+
+    def listed(text: str) -> list[str]:
+        cells = [line.strip("│").split("│")[0].strip() for line in text.splitlines()]
+        return [c for c in cells if c in ("Ann", "Ben", "Cat")]
+
+    assert listed(nap("table --session fri").stdout) == ["Ben", "Ann", "Cat"]
+    assert listed(nap("settle --session fri").stdout) == ["Ben", "Ann", "Cat"]
+    assert listed(nap("settle --session fri --session sat").stdout) == ["Ben", "Ann", "Cat"]
+    workbook = tmp_path / "evening.xlsx"
+    nap(f"export fri sat -o {workbook}")
+    summary = openpyxl.load_workbook(workbook)["Summary"]
+    for block in ("Session1", "EveningTotals"):
+        assert [r["Player"].value for r in table_rows(summary, block)] == ["Ben", "Ann", "Cat"]
+
+
 def test_joins_and_leaves_stand_between_the_same_deals_in_hands_and_on_deals(nap, tmp_path):
     nap("new fri --players Ann,Ben,Cat")
     nap("hand 3 --by Ann --made")

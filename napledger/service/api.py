@@ -58,7 +58,7 @@ from napledger.core.options import DealOptions
 from napledger.core.read.board import Scoreboard, SessionInfo
 from napledger.core.read.history import ScoredDeal, score_history
 from napledger.core.read.report import SessionReport
-from napledger.core.read.settlement import Settlement
+from napledger.core.read.settlement import Settlement, parties
 from napledger.core.read.timeline import History
 from napledger.core.rules import Deal, Rules
 from napledger.core.rules.scoring import close_payments
@@ -407,9 +407,11 @@ def settlement(stores: Sequence[SessionStore]) -> Settlement:
 
     net, currency, chip_value = net_money(stores)
     rows = [s.row for s in stores]
+    # In the order every front end lists the parties: a tie as the players sat.
+    listed = parties(net, [p for s in stores for p in s.everyone()])
     return Settlement(
         sessions=tuple(session_info(r) for r in rows),
-        net=net,
+        net={party: net[party] for party in [*listed, *net]},
         currency=currency,
         chip_value=chip_value,
         transfers=tuple(settle(net)),
