@@ -6,7 +6,6 @@ import gc
 import os
 import socket
 import threading
-import time
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -81,6 +80,24 @@ def free_port() -> int:
 Running = tuple[uvicorn.Server, threading.Thread, FastAPI]
 
 
+class Told(uvicorn.Server):
+    """uvicorn's server, telling when it has started listening (or has given up)."""
+
+    def __init__(self, config: uvicorn.Config) -> None:
+        super().__init__(config)
+        self.ready = threading.Event()
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        self.ready.set()
+
+    def run(self, sockets: list[socket.socket] | None = None) -> None:
+        try:
+            super().run(sockets)
+        finally:
+            self.ready.set()  # a server that could not start says so too
+
+
 def serving(port: int) -> Running:
     """uvicorn serving the app in a thread on `port` of 127.0.0.1 only, until `stop`."""
     app = create_app(None, SECRET)
@@ -91,13 +108,11 @@ def serving(port: int) -> Running:
         log_level="warning",
         timeout_graceful_shutdown=1,
     )
-    server = uvicorn.Server(config)
+    server = Told(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.02)
+    server.ready.wait(10)
+    assert server.started, "the server did not start"
     return server, thread, app
 
 
