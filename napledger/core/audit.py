@@ -119,7 +119,7 @@ def check_session(s: SessionRecords) -> list[Problem]:
         rules = rules_from_dict(json.loads(s.rules_json), _("the session's stored rules"))
     except (NapError, ValueError) as error:
         return [problem(_("its rules cannot be read: {error}").format(error=error))]
-    history = score_history(rules, s.deals, s.opening_pot, strict=False)
+    history = list(score_history(rules, s.deals, s.opening_pot, strict=False))
     live = [d for d in history if d.live]
     problems = numbering(s.deals, problem) + check_carried(s, problem)
     problems += check_roster(s, history, problem)

@@ -207,15 +207,11 @@ class CellMaker:
         self, value: str, *, font: Font | None = None, align: Alignment | None = None
     ) -> WriteOnlyCell:
         """A text cell for already-cleaned ``value``, whatever it looks like."""
-        cell = WriteOnlyCell(self._ws, value=value)
+        cell = self._styled(value, None, font, align)
         # openpyxl guesses 'f' for "=..." and 'e' for "#N/A"; a name is neither.
         cell.data_type = "s"
         if value.startswith(_FORMULA_LEAD):
             cell.quotePrefix = True
-        if font is not None:
-            cell.font = font
-        if align is not None:
-            cell.alignment = align
         return cell
 
     def formula(self, text: str, fmt: str | None = None, font: Font | None = None) -> WriteOnlyCell:

@@ -56,9 +56,9 @@ from napledger.core.errors import NapError
 from napledger.core.money import places
 from napledger.core.options import DealOptions
 from napledger.core.read.board import Scoreboard, SessionInfo
-from napledger.core.read.history import ScoredDeal, score_history, scored_deals
+from napledger.core.read.history import ScoredDeal, score_history
 from napledger.core.read.report import SessionReport
-from napledger.core.read.settlement import Settlement
+from napledger.core.read.settlement import Settlement, parties
 from napledger.core.read.timeline import History
 from napledger.core.rules import Deal, Rules
 from napledger.core.rules.scoring import close_payments
@@ -407,9 +407,11 @@ def settlement(stores: Sequence[SessionStore]) -> Settlement:
 
     net, currency, chip_value = net_money(stores)
     rows = [s.row for s in stores]
+    # In the order every front end lists the parties: a tie as the players sat.
+    listed = parties(net, [p for s in stores for p in s.everyone()])
     return Settlement(
         sessions=tuple(session_info(r) for r in rows),
-        net=net,
+        net={party: net[party] for party in [*listed, *net]},
         currency=currency,
         chip_value=chip_value,
         transfers=tuple(settle(net)),
@@ -441,7 +443,7 @@ class SessionAPI:
         store = self.store
         return History(
             scoreboard=self.scoreboard(),
-            deals=score_history(store.rules(), store.records(), self.row.opening_pot),
+            deals=list(score_history(store.rules(), store.records(), self.row.opening_pot)),
             roster=store.roster() if with_roster else (),
             closes=store.closes() if with_roster else (),
             carried_from=self.book.session_name(self.row.carried_from) if with_roster else None,
@@ -661,4 +663,4 @@ class StreamedDeals:
 
     def __iter__(self) -> Iterator[ScoredDeal]:
         store = self._store
-        return scored_deals(store.rules(), store.streamed_records(), store.row.opening_pot)
+        return score_history(store.rules(), store.streamed_records(), store.row.opening_pot)

@@ -165,7 +165,7 @@ class KeptHistory:
         before = next((d for d in reversed(self._scored) if d.live), None)
         pot = row.opening_pot if before is None or before.pot_after is None else before.pot_after
         passed = before is not None and before.deal is not None and before.deal.bid is None
-        scored = score_history(store.rules(), records, pot, after_pass=passed)
+        scored = list(score_history(store.rules(), records, pot, after_pass=passed))
         for deal in scored:
             self._add(deal)
             for account, chips in deal.changes.items():
@@ -174,7 +174,7 @@ class KeptHistory:
 
     def _read_all(self, store: SessionStore) -> None:
         self.full_reads += 1
-        scored = score_history(store.rules(), store.records(), store.row.opening_pot)
+        scored = list(score_history(store.rules(), store.records(), store.row.opening_pot))
         history = History(store.scoreboard(), scored, store.roster(), store.closes())
         self._steps = list(history.steps)
         self._totals = {**store.chips(), POT: store.pot() - store.row.opening_pot}

@@ -4,8 +4,7 @@ evenings) is tested on the session service: tests/service/test_dealing.py."""
 
 from __future__ import annotations
 
-import json
-import sqlite3
+from tests.tampering import rewrite_record
 
 
 def dealers(nap) -> list[str]:
@@ -29,20 +28,6 @@ def test_amending_the_dealer_moves_the_rotation_from_then_on(nap):
     nap("pass")
     assert dealers(nap) == ["A", "D", "A"]
     assert "check out" in nap("verify").stdout
-
-
-def rewrite_record(db_path, number, **fields):
-    with sqlite3.connect(db_path) as db:
-        (text,) = db.execute("SELECT record_json FROM deals WHERE number = ?", (number,)).fetchone()
-        record = json.loads(text)
-        for key, value in fields.items():
-            if value is None:
-                record.pop(key, None)
-            else:
-                record[key] = value
-        db.execute(
-            "UPDATE deals SET record_json = ? WHERE number = ?", (json.dumps(record), number)
-        )
 
 
 def test_verify_reports_a_deal_dealt_by_the_wrong_player(nap, db_path):

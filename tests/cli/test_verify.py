@@ -5,11 +5,11 @@ tested on the session service: tests/service/test_verify.py."""
 from __future__ import annotations
 
 import json
-import sqlite3
 
 import pytest
 
 from tests.service.test_verify import DAMAGE
+from tests.tampering import tamper
 
 
 @pytest.fixture
@@ -28,13 +28,6 @@ def evening(nap):
         "hand 3 --by X --revoke Y",
     )
     return nap
-
-
-def tamper(db_path, *statements):
-    with sqlite3.connect(db_path) as db:
-        for sql in statements:
-            changed = db.execute(sql).rowcount
-            assert sql.startswith(("PRAGMA", "DROP")) or changed >= 1, sql
 
 
 def test_an_honest_ledger_checks_out(evening):

@@ -36,7 +36,7 @@ def test_the_history_is_the_replay_of_the_live_deals(evening, statuses):
     ]
     live = [deal for deal, status in zip(deals, statuses, strict=True) if status == "live"]
     expected = iter(replay(rules, live, opening))
-    history = score_history(rules, records, opening)
+    history = list(score_history(rules, records, opening))
     for record, scored in zip(records, history, strict=True):
         assert scored.deal == record.deal
         if scored.live:

@@ -5,14 +5,13 @@ command line in tests/cli/test_dealing.py."""
 from __future__ import annotations
 
 import itertools
-import json
-import sqlite3
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from napledger.core.errors import NapError
+from tests.tampering import rewrite_record
 
 
 def test_after_a_join_after_the_dealer_and_the_dealers_leave_the_joiner_deals_next(table):
@@ -108,20 +107,6 @@ def test_a_first_dealer_who_leaves_before_dealing_hands_the_deal_to_the_next_sea
     table.leave("C")
     table.pass_()
     assert table.dealers() == ["D"]
-
-
-def rewrite_record(db_path, number, **fields):
-    with sqlite3.connect(db_path) as db:
-        (text,) = db.execute("SELECT record_json FROM deals WHERE number = ?", (number,)).fetchone()
-        record = json.loads(text)
-        for key, value in fields.items():
-            if value is None:
-                record.pop(key, None)
-            else:
-                record[key] = value
-        db.execute(
-            "UPDATE deals SET record_json = ? WHERE number = ?", (json.dumps(record), number)
-        )
 
 
 def test_verify_reports_a_deal_dealt_by_the_wrong_player(table, db_path):

@@ -9,6 +9,8 @@ import sqlite3
 
 import pytest
 
+from tests.tampering import tamper
+
 pytestmark = pytest.mark.sqlite_only  # the file itself is tampered with
 
 
@@ -26,13 +28,6 @@ def evening(table):
     table.new("open", "X,Y,Z")
     table.hand("3", "X", revoke="Y")
     return table
-
-
-def tamper(db_path, *statements):
-    with sqlite3.connect(db_path) as db:
-        for sql in statements:
-            changed = db.execute(sql).rowcount
-            assert sql.startswith(("PRAGMA", "DROP")) or changed >= 1, sql
 
 
 def test_an_honest_ledger_checks_out(evening):

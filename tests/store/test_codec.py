@@ -34,5 +34,7 @@ def test_an_unreadable_record_is_refused_unless_verify_asks_for_the_reason():
     carried = read(bad, strict=False)
     assert carried.deal is None and carried.error == "'dealer'" and carried.number == 3
     # The history goes on from the pot stored beside it.
-    scored = score_history(load_preset("classic"), revisions([bad], strict=False), 0, strict=False)
+    scored = list(
+        score_history(load_preset("classic"), revisions([bad], strict=False), 0, strict=False)
+    )
     assert scored[0].error == "'dealer'" and scored[0].pot_before is None

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import gc
+import os
 import socket
 import threading
-import time
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -80,6 +80,24 @@ def free_port() -> int:
 Running = tuple[uvicorn.Server, threading.Thread, FastAPI]
 
 
+class Told(uvicorn.Server):
+    """uvicorn's server, telling when it has started listening (or has given up)."""
+
+    def __init__(self, config: uvicorn.Config) -> None:
+        super().__init__(config)
+        self.ready = threading.Event()
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        self.ready.set()
+
+    def run(self, sockets: list[socket.socket] | None = None) -> None:
+        try:
+            super().run(sockets)
+        finally:
+            self.ready.set()  # a server that could not start says so too
+
+
 def serving(port: int) -> Running:
     """uvicorn serving the app in a thread on `port` of 127.0.0.1 only, until `stop`."""
     app = create_app(None, SECRET)
@@ -90,13 +108,11 @@ def serving(port: int) -> Running:
         log_level="warning",
         timeout_graceful_shutdown=1,
     )
-    server = uvicorn.Server(config)
+    server = Told(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.02)
+    server.ready.wait(10)
+    assert server.started, "the server did not start"
     return server, thread, app
 
 
@@ -143,3 +159,61 @@ def live_server() -> Iterator[Server]:
     running = serving(port)
     yield Server(f"http://127.0.0.1:{port}")
     stop(running)
+
+
+SMALL_PHONE = {"width": 360, "height": 740}
+
+
+def watched(tab):
+    """`tab`, its script errors and console errors collected in `tab.problems`."""
+    tab.problems = []
+    tab.on("console", lambda m: m.type == "error" and tab.problems.append(m.text))
+    tab.on("pageerror", lambda e: tab.problems.append(str(e)))
+    return tab
+
+
+@pytest.fixture
+def phone(browser) -> Iterator[object]:
+    """A tab of its own on a small phone (360×740) that takes downloads."""
+    context = browser.new_context(viewport=SMALL_PHONE, accept_downloads=True)
+    yield watched(context.new_page())
+    context.close()
+
+
+def no_sideways_scroll(page) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= page.viewport_size["width"], f"{width}px wide at {page.viewport_size}"
+
+
+class Pictures:
+    """Each step's screenshot as the phone shows it (the screen, not the whole page), as
+    `{prefix}-{name}.png` in NAPLEDGER_SCREENSHOTS, else in `fallback`."""
+
+    def __init__(self, page, prefix: str, fallback: Path) -> None:
+        self.page = page
+        self.prefix = prefix
+        self.folder = Path(os.environ.get("NAPLEDGER_SCREENSHOTS") or fallback)
+        self.folder.mkdir(parents=True, exist_ok=True)
+
+    def shot(self, name: str, at: str | None = None) -> None:
+        if at is not None:
+            self.page.locator(at).first.scroll_into_view_if_needed()
+            self.page.evaluate(
+                "(s) => document.querySelector(s).scrollIntoView({block: 'start'})", at
+            )
+        no_sideways_scroll(self.page)
+        self.page.screenshot(path=str(self.folder / f"{self.prefix}-{name}.png"))
+
+
+def tap(page, legend: str, text: str) -> None:
+    """Taps the button `text` in the keeper's deal form, under the heading `legend`."""
+    page.locator("#deal fieldset", has_text=legend).get_by_text(text, exact=True).click()
+
+
+def record(page, *taps: tuple[str, str], button: str = "Record deal") -> str:
+    """Taps each (heading, button) of the deal form, then `button`; what the page said."""
+    for legend, text in taps:
+        tap(page, legend, text)
+    with page.expect_navigation():
+        page.get_by_role("button", name=button).click()
+    return page.locator(".said, .error").first.inner_text()

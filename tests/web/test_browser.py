@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.real_clients import needs
-from tests.web.conftest import CHROMIUM, HOSTILE, KEY
+from tests.web.conftest import CHROMIUM, HOSTILE, KEY, no_sideways_scroll
 from tests.web.test_pages import without_option
 
 # How long a test waits for a live change to reach the page. The figure the table feels
@@ -54,11 +54,6 @@ def confirmed(page, button: str) -> str:
 
 def shot(page, name: str, tmp_path: Path) -> None:
     page.screenshot(path=str(tmp_path / f"{name}.png"), full_page=True)
-
-
-def no_sideways_scroll(page) -> None:
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= page.viewport_size["width"], f"{width}px wide at {page.viewport_size}"
 
 
 def refused(page, status: int) -> None:

@@ -9,20 +9,17 @@ set, its pictures (docs/screenshots/phone-*.png) are written there.
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from tests.web import test_browser as shared
-from tests.web.conftest import free_port
+from tests.web.conftest import Pictures, free_port, record, tap
 
 pytestmark = shared.pytestmark
 
-PHONE = {"width": 360, "height": 740}
 BACK = 30_000  # how long the page may take to notice the server is back (Chromium retries)
 
 
@@ -66,46 +63,10 @@ def serve():
     server.stop()
 
 
-@pytest.fixture
-def phone(browser):
-    context = browser.new_context(viewport=PHONE)
-    tab = context.new_page()
-    tab.problems = []
-    tab.on("console", lambda m: m.type == "error" and tab.problems.append(m.text))
-    tab.on("pageerror", lambda e: tab.problems.append(str(e)))
-    yield tab
-    context.close()
-
-
-class Pictures:
-    def __init__(self, page, fallback: Path) -> None:
-        self.page = page
-        self.folder = Path(os.environ.get("NAPLEDGER_SCREENSHOTS") or fallback)
-        self.folder.mkdir(parents=True, exist_ok=True)
-
-    def shot(self, name: str, at: str | None = None) -> None:
-        if at is not None:
-            self.page.locator(at).first.scroll_into_view_if_needed()
-        shared.no_sideways_scroll(self.page)
-        self.page.screenshot(path=str(self.folder / f"phone-{name}.png"))
-
-
-def tap(page, legend: str, text: str) -> None:
-    page.locator("#deal fieldset", has_text=legend).get_by_text(text, exact=True).click()
-
-
 def chosen(page, name: str) -> list[str]:
     return page.locator(f"#deal input[name={name}]:checked").evaluate_all(
         "(inputs) => inputs.map(i => i.value)"
     )
-
-
-def record(page, *taps: tuple[str, str]) -> str:
-    for legend, text in taps:
-        tap(page, legend, text)
-    with page.expect_navigation():
-        page.get_by_role("button", name="Record deal").click()
-    return page.locator(".said").inner_text()
 
 
 def live_deals(nap) -> list[dict]:
@@ -114,7 +75,7 @@ def live_deals(nap) -> list[dict]:
 
 def test_a_new_scorekeeper_meets_no_trap(phone, serve, nap, tmp_path):
     page = phone
-    pictures = Pictures(page, tmp_path / "shots")
+    pictures = Pictures(page, "phone", tmp_path / "shots")
     printed = serve.start()
     assert printed["said"].startswith(
         "New secret: these links work after a restart. The secret is kept in "

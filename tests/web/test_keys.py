@@ -103,16 +103,28 @@ def test_a_right_key_is_never_slowed_by_wrong_ones_from_anywhere():
     assert len(slept.waits) == 30 - FREE_TRIES
 
 
-def test_more_than_a_few_wrong_ones_waiting_from_one_address_are_refused_not_the_right_one():
-    keys = WrongKeys(clock=lambda: 100.0)
+class Held:
+    """Stands in for asyncio.sleep: each wait is told, then held until it is cancelled."""
 
+    def __init__(self) -> None:
+        self.told: asyncio.Queue[float] = asyncio.Queue()
+
+    async def __call__(self, seconds: float) -> None:
+        self.told.put_nowait(seconds)
+        await asyncio.Event().wait()  # never set: a turn that does not come
+
+
+def test_more_than_a_few_wrong_ones_waiting_from_one_address_are_refused_not_the_right_one():
     async def run() -> list[object]:
+        held = Held()
+        keys = WrongKeys(clock=lambda: 100.0, sleep=held)
         for i in range(FREE_TRIES):
             await keys.check("10.0.0.7", f"guess{i}", "right")
         waiting = [
             asyncio.ensure_future(keys.check("10.0.0.7", "guess", "right")) for _ in range(QUEUED)
         ]
-        await asyncio.sleep(0)  # the four are now waiting their turns
+        for _ in waiting:  # the four are now waiting their turns
+            await held.told.get()
         with pytest.raises(TooManyTries):
             await keys.check("10.0.0.7", "guess", "right")
         # The keeper behind the same address (a laptop, a club's NAT) is let in at once.
@@ -120,12 +132,13 @@ def test_more_than_a_few_wrong_ones_waiting_from_one_address_are_refused_not_the
         other = await keys.check("10.0.0.8", "right", "right")  # another phone: untouched
         for future in waiting:
             future.cancel()
-        return [other, *await asyncio.gather(*waiting, return_exceptions=True)]
+        cancelled = await asyncio.gather(*waiting, return_exceptions=True)
+        assert keys.addresses["10.0.0.7"].waiting == 0  # a dropped request leaves no place held
+        return [other, *cancelled]
 
     other, *cancelled = asyncio.run(run())
     assert other is True
     assert all(isinstance(c, asyncio.CancelledError) for c in cancelled)
-    assert keys.addresses["10.0.0.7"].waiting == 0  # a dropped request leaves no place held
 
 
 def test_wrong_keys_are_logged_at_5_50_and_500_and_forgotten_after_a_quiet_while(caplog):

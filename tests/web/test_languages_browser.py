@@ -13,10 +13,10 @@ import pytest
 
 from tests.cli.test_languages import untranslated
 from tests.web import test_browser as shared
+from tests.web.conftest import SMALL_PHONE, no_sideways_scroll, watched
 
 pytestmark = shared.pytestmark
 
-SMALL_PHONE = {"width": 360, "height": 740}
 LIVE = 15_000  # ms: how long a change may take to reach the page (a busy machine)
 TABLES = {
     "ru": (
@@ -44,11 +44,7 @@ def phone_in(browser) -> Iterator[object]:
         locale = {"ru": "ru-RU", "pl": "pl-PL"}[lang]
         context = browser.new_context(viewport=SMALL_PHONE, locale=locale)
         contexts.append(context)
-        tab = context.new_page()
-        tab.problems = []
-        tab.on("console", lambda m: m.type == "error" and tab.problems.append(m.text))
-        tab.on("pageerror", lambda e: tab.problems.append(str(e)))
-        return tab
+        return watched(context.new_page())
 
     yield open_in
     for context in contexts:
@@ -68,7 +64,7 @@ def test_the_keepers_page_on_a_phone_speaks_the_phones_language(
     page.wait_for_selector("body[data-live=yes]")
     assert page.locator("html").get_attribute("lang") == lang
     assert untranslated(page.locator("body").inner_text(), lang, names) == []
-    shared.no_sideways_scroll(page)
+    no_sideways_scroll(page)
     folder = Path(os.environ.get("NAPLEDGER_SCREENSHOTS") or tmp_path)
     folder.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(folder / f"page-{lang}.png"), full_page=True)

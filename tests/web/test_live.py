@@ -10,7 +10,6 @@ import sqlite3
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Iterator
 
 import httpx2
@@ -133,12 +132,15 @@ def test_a_stream_ends_with_the_reason_when_its_database_file_is_replaced(
 class Deaf(Changes):
     """Hears nothing: what reaches a page then came from the server's own write."""
 
+    def __init__(self) -> None:
+        self.closed = threading.Event()
+
     def wait(self, timeout: float) -> bool:
-        time.sleep(timeout)
+        self.closed.wait(timeout)  # nothing to hear: the quiet while, or until closed
         return False
 
     def close(self) -> None:
-        pass
+        self.closed.set()
 
 
 @pytest.fixture

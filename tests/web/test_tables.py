@@ -8,14 +8,10 @@ import httpx2
 
 from napledger.web.keys import organiser_key
 from tests.web import test_browser as shared
-from tests.web.conftest import SECRET, keeper_key
+from tests.web.conftest import SECRET, keeper_key, tap
 from tests.web.test_live import events
 
 pytestmark = shared.pytestmark
-
-
-def tap(page, legend: str, text: str) -> None:
-    page.locator("fieldset", has_text=legend).get_by_text(text, exact=True).click()
 
 
 def test_two_tables_at_once_with_two_keepers_and_a_live_list(browser, live_server, nap):

@@ -11,63 +11,17 @@ NAPLEDGER_SCREENSHOTS=docs/screenshots saves each step as the README shows it.
 from __future__ import annotations
 
 import csv
-import os
-from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
-
-import pytest
 
 from napledger.web.keys import organiser_key
 from tests.real_clients import libreoffice, needs
 from tests.web import test_browser as shared
-from tests.web.conftest import SECRET
+from tests.web.conftest import SECRET, Pictures, record
 
 pytestmark = [shared.pytestmark, needs("soffice")]
 
-SMALL_PHONE = {"width": 360, "height": 740}
 PLAYERS = ("Борис", "Гена", "Ира", "Оля")
-
-
-@pytest.fixture
-def phone(browser) -> Iterator[object]:
-    context = browser.new_context(viewport=SMALL_PHONE, accept_downloads=True)
-    tab = context.new_page()
-    tab.problems = []
-    tab.on("console", lambda m: m.type == "error" and tab.problems.append(m.text))
-    tab.on("pageerror", lambda e: tab.problems.append(str(e)))
-    yield tab
-    context.close()
-
-
-class Steps:
-    """Each step's screenshot, as the phone shows it (the screen, not the whole page)."""
-
-    def __init__(self, page, fallback: Path) -> None:
-        self.page = page
-        self.folder = Path(os.environ.get("NAPLEDGER_SCREENSHOTS") or fallback)
-        self.folder.mkdir(parents=True, exist_ok=True)
-
-    def shot(self, name: str, at: str | None = None) -> None:
-        if at is not None:
-            self.page.locator(at).first.scroll_into_view_if_needed()
-            self.page.evaluate(
-                "(s) => document.querySelector(s).scrollIntoView({block: 'start'})", at
-            )
-        shared.no_sideways_scroll(self.page)
-        self.page.screenshot(path=str(self.folder / f"evening-{name}.png"))
-
-
-def tap(page, legend: str, text: str) -> None:
-    page.locator("#deal fieldset", has_text=legend).get_by_text(text, exact=True).click()
-
-
-def record(page, *taps: tuple[str, str], button: str = "Record deal") -> str:
-    for legend, text in taps:
-        tap(page, legend, text)
-    with page.expect_navigation():
-        page.get_by_role("button", name=button).click()
-    return page.locator(".said, .error").first.inner_text()
 
 
 def scoreboard(page) -> dict[str, tuple[int, str]]:
@@ -113,7 +67,7 @@ def money(amount: str) -> Decimal:
 
 def test_a_whole_russian_evening_from_a_phone(phone, live_server, nap, tmp_path):
     page = phone
-    steps = Steps(page, tmp_path / "shots")
+    steps = Pictures(page, "evening", tmp_path / "shots")
     # --- Start it from the organiser's link --------------------------------------------
     page.goto(f"{live_server.url}/?key={organiser_key(SECRET)}")
     with page.expect_navigation():  # loaded, its script too: choosing a game swaps settings

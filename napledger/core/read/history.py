@@ -102,18 +102,6 @@ def score_history(
     strict: bool = True,
     stored_pots: bool = False,
     after_pass: bool = False,
-) -> list[ScoredDeal]:
-    """Every record scored, as a list: see `scored_deals`."""
-    return list(scored_deals(rules, records, opening_pot, strict, stored_pots, after_pass))
-
-
-def scored_deals(
-    rules: Rules,
-    records: Iterable[Revision],
-    opening_pot: int,
-    strict: bool = True,
-    stored_pots: bool = False,
-    after_pass: bool = False,
 ) -> Iterator[ScoredDeal]:
     """Score every live deal in order, each seeing the pot the live deals before it left.
 

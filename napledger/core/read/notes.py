@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 from napledger.core.rules import Rules
 from napledger.core.rules.load import rules_to_dict, setting_said
 from napledger.core.rules.texts import rule_text
-from napledger.core.words import _, ngettext
+from napledger.core.words import N_, _, ngettext
 
 
 class Stake(NamedTuple):
@@ -93,76 +93,67 @@ def setting_shown(value: object) -> object:
     return setting_said(value)
 
 
+# What each setting does, switched on and off: {value} is the setting's, {ante} the pool's ante.
+SETTING_NOTES: dict[str, tuple[str, str]] = {
+    "dealer_sits_out_from": (
+        N_("with {value} or more seated, the dealer sits the deal out"),
+        N_("the dealer always plays"),
+    ),
+    "pool": (
+        N_("every seated player antes {ante} into the pot each deal, passed-out ones too"),
+        N_("no ante from every player"),
+    ),
+    "pool_ante": (
+        N_("chips each player antes when pool is on"),
+        N_("chips each player antes when pool is on"),
+    ),
+    "pool_fail_doubles": (
+        N_("a failed pot bid pays the pot as much as it holds"),
+        N_("a failed pot bid pays the pot nothing"),
+    ),
+    "dealer_ante": (
+        N_("the dealer puts {value} into the pot each deal"),
+        N_("the dealer antes nothing"),
+    ),
+    "peep_fee": (
+        N_("each player who peeps pays {value} into the pot"),
+        N_("peeping is free"),
+    ),
+    "purchase_fee": (
+        N_("each card bought costs {value}, paid into the pot"),
+        N_("buying cards is free"),
+    ),
+    "revoke_fine": (
+        N_("a revoker also pays {value} into the pot"),
+        N_("a revoke pays no fine"),
+    ),
+    "empty_pot_ante": (
+        N_("a deal that starts with the pot empty: every seated player first puts in {value}"),
+        N_("an empty pot is not refilled"),
+    ),
+    "pass_doubles": (
+        N_("the deal after a passed-out one pays its stakes twice (never antes, fees or the pot)"),
+        N_("stakes stay the same after a pass"),
+    ),
+    "purchase_max_dealt": (
+        N_("cards are bought only with at most {value} dealt in"),
+        N_("cards may be bought at any table"),
+    ),
+}
+
+
 def setting_note(key: str, value: object, settings: Mapping[str, object]) -> str:
     """What a setting does to the money, in a few words."""
-    on = value not in (False, "off", 0, None)
-    ante = settings.get("pool_ante", 1)
-    notes = {
-        "dealer_sits_out_from": (
-            _("with {value} or more seated, the dealer sits the deal out").format(value=value)
-            if on
-            else _("the dealer always plays")
-        ),
-        "pool": (
-            _(
-                "every seated player antes {ante} into the pot each deal, passed-out ones too"
-            ).format(ante=ante)
-            if on
-            else _("no ante from every player")
-        ),
-        "pool_ante": _("chips each player antes when pool is on"),
-        "pool_fail_doubles": (
-            _("a failed pot bid pays the pot as much as it holds")
-            if on
-            else _("a failed pot bid pays the pot nothing")
-        ),
-        "dealer_ante": (
-            _("the dealer puts {value} into the pot each deal").format(value=value)
-            if on
-            else _("the dealer antes nothing")
-        ),
-        "peep_fee": (
-            _("each player who peeps pays {value} into the pot").format(value=value)
-            if on
-            else _("peeping is free")
-        ),
-        "purchase_fee": (
-            _("each card bought costs {value}, paid into the pot").format(value=value)
-            if on
-            else _("buying cards is free")
-        ),
-        "dealer_peeps": {
+    if key == "dealer_peeps":
+        return {
             "free": _("the dealer looks at the floater free"),
             "pays": _("the dealer pays the peep fee to look, like anyone"),
             "never": _("the dealer may not look at the floater"),
-        }.get(str(value), ""),
-        "revoke_fine": (
-            _("a revoker also pays {value} into the pot").format(value=value)
-            if on
-            else _("a revoke pays no fine")
-        ),
-        "empty_pot_ante": (
-            _(
-                "a deal that starts with the pot empty: every seated player first puts in {value}"
-            ).format(value=value)
-            if on
-            else _("an empty pot is not refilled")
-        ),
-        "pass_doubles": (
-            _(
-                "the deal after a passed-out one pays its stakes twice (never antes, fees or the pot)"
-            )
-            if on
-            else _("stakes stay the same after a pass")
-        ),
-        "purchase_max_dealt": (
-            _("cards are bought only with at most {value} dealt in").format(value=value)
-            if on
-            else _("cards may be bought at any table")
-        ),
-    }
-    if key in notes:
-        return notes[key]
+        }.get(str(value), "")
+    if key in SETTING_NOTES:
+        on = value not in (False, "off", 0, None)
+        note = SETTING_NOTES[key][0 if on else 1]
+        return _(note).format(value=value, ante=settings.get("pool_ante", 1))
     if isinstance(value, bool):
         if value:
             return _("the bid {key} is on").format(key=key)

@@ -51,10 +51,10 @@ class Settlement(NamedTuple):
 def parties(net: Mapping[str, Decimal], players: Iterable[str] = ()) -> list[str]:
     """The parties of a settlement in the order every front end lists them: most money
     first (as the board lists players by chips), a tie in the order `players` gives them
-    (then by name), money held in a carried pot last."""
-    first = {p: i for i, p in enumerate(dict.fromkeys(players))}
+    (as they sat), then as `net` lists them; money held in a carried pot last."""
+    first = {p: i for i, p in enumerate(dict.fromkeys([*players, *net]))}
     people = [p for p in net if p != POT]
-    people.sort(key=lambda p: (-net[p], first.get(p, len(first)), p))
+    people.sort(key=lambda p: (-net[p], first[p]))
     return [*people, POT] if net.get(POT) else people
 
 
