@@ -38,5 +38,15 @@ def main() -> None:
 
     speak(lang)
     from napledger.cli import main as run
+    from napledger.cli import serve
 
+    serve.server = serve_web
     run()
+
+
+def serve_web(*given: object) -> None:
+    """`napledger serve`'s web server, imported only when it runs. Handed to the command
+    line from here, above both front ends, so that neither imports the other."""
+    from napledger.web.serve import serve
+
+    serve(*given)  # type: ignore[arg-type]

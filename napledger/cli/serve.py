@@ -1,11 +1,16 @@
 """`napledger serve`: the table's screen. The web stack is imported only when it runs."""
 
+from collections.abc import Callable
 from typing import Annotated
 
 import typer
 
 from napledger.cli.app import SessionOpt, app
 from napledger.core.words import _, pgettext
+
+# The web server `serve` runs, handed in by the program's start (napledger/start.py), which
+# stands above both front ends: the command line and the web stay apart (the layers).
+server: Callable[..., None] | None = None
 
 
 @app.command(
@@ -60,8 +65,9 @@ def serve(
     ] = None,
 ) -> None:
     from napledger.collector import started
-    from napledger.web.serve import serve as run
 
+    if server is None:
+        raise RuntimeError("the web server is handed in by napledger.start")
     started()
     # The links and their labels in the terminal's language; the page as each request asks.
-    run(ctx.find_root().obj.db, session, lan, port, key, host, rules or [], new_secret)
+    server(ctx.find_root().obj.db, session, lan, port, key, host, rules or [], new_secret)
