@@ -25,7 +25,7 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent.parent / "napledger"
 FRONT_ENDS = ("cli", "web", "export")
 MOST = 25  # the aim (#34): the front ends' own sentences with a placeholder, all together
-NOW = 25  # where they stand (#34): lower it, never raise it
+NOW = 24  # where they stand (#34): lower it, never raise it
 
 GETTEXT = {"_", "N_", "NC_", "ngettext", "pgettext", "npgettext", "gettext"}
 # A placeholder in a Python message ({player}, {word!r}, {n:>3}) or a template's (%(num)d,

@@ -16,6 +16,7 @@ import typer
 from napledger.cli.app import Run, SessionOpt, app
 from napledger.cli.errors import NapGroup, error_line, in_terminal
 from napledger.core.errors import NapError
+from napledger.core.read.messages import on_line
 from napledger.core.read.said import table_prompt
 from napledger.core.words import N_, _
 
@@ -149,10 +150,7 @@ class Loop:
         finally:
             for text in said.getvalue().splitlines(keepends=True):
                 if text.startswith("Error: "):
-                    told = _("line {n}: {error}").format(
-                        n=number, error=text.removeprefix("Error: ")
-                    )
-                    text = f"Error: {told}"
+                    text = f"Error: {on_line(number, text.removeprefix('Error: '))}"
                 sys.stderr.write(text)
 
     def handle(self, line: str) -> bool:
