@@ -222,6 +222,24 @@ def test_one_lewa_two_lewy_five_lew(nap, polish):
     assert "(wzięta 1)" in hands and "(wzięte 2)" in hands and "(wzięto 5)" in hands
 
 
+@pytest.mark.parametrize(
+    ("lang", "day"), [("ru", "{d:%d}.{d:%m}.{d:%Y}"), ("pl", "{d.day}.{d:%m}.{d:%Y}")]
+)
+def test_sessions_says_the_day_as_the_language_writes_it(nap, lang, day):
+    """05.12.2026 in Russian, 5.12.2026 in Polish (CLDR's short forms), the day where the
+    command runs; English keeps 2026-12-05."""
+    from datetime import date
+
+    before = date.today()
+    nap(f"new дата --players {','.join(RU)} --lang {lang}")
+    listed = nap(f"--lang {lang} sessions").stdout
+    days = {day.format(d=d) for d in (before, date.today())}
+    assert any(d in listed for d in days), listed
+    assert not re.search(r"\d{4}-\d\d-\d\d", listed), listed
+    english = nap("--lang en sessions").stdout
+    assert any(f"{d:%Y-%m-%d}" in english for d in (before, date.today())), english
+
+
 def test_lang_and_napledger_lang_win_over_the_locale(nap, russian, monkeypatch):
     nap(f"new язык --players {','.join(RU)} --variant russian")
     assert "Следующую сдачу сдаёт" in nap("table").stdout
