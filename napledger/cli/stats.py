@@ -107,7 +107,9 @@ def render_stats(tally: "Figures", rows: "list[PlayerFigures]", filtered: bool) 
         )
     console.print(results)
     if not chips:
-        values = ", ".join(str(v) for v in sorted(tally.chip_values))
+        shown = [written(str(v)) for v in sorted(tally.chip_values)]
+        # 0,05; 0,5 where a decimal comma would run into a list's comma.
+        values = ("; " if any("," in v for v in shown) else ", ").join(shown)
         said = _(
             "No chip total: these sessions value a chip differently ({values}); "
             "money is added up instead."
@@ -118,8 +120,10 @@ def render_stats(tally: "Figures", rows: "list[PlayerFigures]", filtered: bool) 
     bidding.add_column(_("player"))
     for column in (
         _("bids"),
-        _("made"),
-        _("failed"),
+        # Counts of bids under "bids": Polish says them in the plural (ugrane, przegrane),
+        # where a deal's result is one bid (ugrana); Russian «не сыграно» beside «сыграно».
+        pgettext("bids counted", "made"),
+        pgettext("bids counted", "failed"),
         _("made %"),
         _("naps made"),
         _("treasure taken"),
