@@ -142,6 +142,8 @@ def session_list(tables: Sequence[Scoreboard], current: int | None) -> None:
         return
     from rich import box
 
+    from napledger.core.dates import written_day
+
     grid = RichTable(
         title=_("Sessions"), box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True
     )
@@ -172,7 +174,7 @@ def session_list(tables: Sequence[Scoreboard], current: int | None) -> None:
             _("closed") if row.closed_at else _("open"),
             pgettext("game", row.variant),
             str(t.hands),
-            f"{row.created_at:%Y-%m-%d}",
+            written_day(row.created_at),
             esc(", ".join(t.players)),
         )
     console.print(grid)

@@ -115,8 +115,10 @@ def render_stats(tally: "Figures", rows: "list[PlayerFigures]", filtered: bool) 
     bidding.add_column(_("player"))
     for column in (
         _("bids"),
-        _("made"),
-        _("failed"),
+        # Counts of bids under "bids": Polish says them in the plural (ugrane, przegrane),
+        # where a deal's result is one bid (ugrana); Russian «не сыграно» beside «сыграно».
+        pgettext("bids counted", "made"),
+        pgettext("bids counted", "failed"),
         _("made %"),
         _("naps made"),
         _("treasure taken"),

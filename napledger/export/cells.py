@@ -21,11 +21,9 @@ if TYPE_CHECKING:  # a private module of openpyxl, needed only for annotations
     from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
 DATETIME = "yyyy-mm-dd hh:mm"
-# How Russian and Polish write a date and time (CLDR's short forms): 05.12.2026 21:40.
-LOCAL_DATETIMES = {
-    "ru": ("dd.mm.yyyy hh:mm", "%d.%m.%Y %H:%M"),
-    "pl": ("dd.mm.yyyy hh:mm", "%d.%m.%Y %H:%M"),
-}
+# How Russian and Polish write a date and time (CLDR's short forms, as core/dates.py
+# writes them in a sentence): 05.12.2026, 21:40 and 5.12.2026, 21:40.
+LOCAL_DATETIMES = {"ru": 'dd.mm.yyyy", "hh:mm', "pl": 'd.mm.yyyy", "hh:mm'}
 TIME = "hh:mm"
 CHIPS = "#,##0"
 CHANGE = "+#,##0;-#,##0;0"  # a gain with its plus, as the terminal writes it
@@ -238,9 +236,4 @@ def datetime_format(fmt: str | None = None) -> str:
     napledger's (DATETIME), else the one asked for."""
     if fmt not in (None, DATETIME):
         return fmt
-    return LOCAL_DATETIMES.get(language(), (DATETIME, ""))[0]
-
-
-def datetime_text(when: datetime) -> str:
-    """A date and time written in a sentence, as the language writes it."""
-    return f"{when:{LOCAL_DATETIMES.get(language(), ('', '%Y-%m-%d %H:%M'))[1]}}"
+    return LOCAL_DATETIMES.get(language(), DATETIME)

@@ -407,7 +407,7 @@ def width_of(value: object) -> float:
     if isinstance(value, str):
         return float(max((len(line) for line in value.splitlines()), default=0))
     if isinstance(value, datetime):
-        return 16.0
+        return 17.0  # 2026-12-05 21:40; 05.12.2026, 21:40
     if isinstance(value, bool):
         return 5.0
     if isinstance(value, int | Decimal):

@@ -12,6 +12,7 @@ from decimal import Decimal
 
 from openpyxl.utils import get_column_letter
 
+from napledger.core.dates import written_when
 from napledger.core.ledger import POT, account_name
 from napledger.core.read import said
 from napledger.core.read.notes import pot_at_close_rule, setting_shown, settings, stake_note
@@ -33,7 +34,6 @@ from napledger.export.cells import (
     CHIPS,
     DATETIME,
     Formula,
-    datetime_text,
     excel_datetime,
     money_format,
     money_label,
@@ -234,8 +234,8 @@ def _write_sessions_table(
 
 def _session_line(session: SessionReport, live: int) -> str:
     chip = money_label(session.chip_value, session.currency, session.chip_value)
-    started = datetime_text(excel_datetime(session.created))
-    closed = datetime_text(excel_datetime(session.closed)) if session.closed else None
+    started = written_when(session.created)
+    closed = written_when(session.closed) if session.closed else None
     return session.line_said(live, chip, started, closed)
 
 

@@ -19,6 +19,7 @@ from openpyxl.writer.excel import ExcelWriter
 
 from napledger.core.errors import NapError
 from napledger.core.read.report import SessionReport
+from napledger.core.reasons import os_reason
 from napledger.core.words import _
 from napledger.export.chart import add_charts
 from napledger.export.pages import set_up
@@ -201,7 +202,7 @@ def _running(pid: int) -> bool:
 
 
 def _cannot_write(path: Path, why: OSError | str) -> str:
-    reason = why.strerror or why if isinstance(why, OSError) else why
+    reason = os_reason(why) if isinstance(why, OSError) else why
     return _("cannot write {path}: {reason}").format(path=path, reason=reason)
 
 

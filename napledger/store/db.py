@@ -19,7 +19,8 @@ from sqlalchemy.engine import Engine, make_url
 from sqlmodel import Session, create_engine
 
 from napledger.core.errors import NapError
-from napledger.core.words import _
+from napledger.core.reasons import os_reason
+from napledger.core.words import N_, _
 
 BUSY_TIMEOUT_MS = 30_000  # a second terminal waits for the first, it never sees "locked"
 # A money ledger keeps what it said it saved: FULL syncs the write-ahead log at every
@@ -197,7 +198,7 @@ def sqlite_path(given: str, write: bool) -> str:
                 _("the database path is too long ({n} characters)").format(n=len(str(path)))
             ) from None
         raise NapError(
-            _("cannot use {path}: {why}").format(path=path, why=error.strerror)
+            _("cannot use {path}: {why}").format(path=path, why=os_reason(error))
         ) from None
     if info is not None and path.is_dir():
         raise NapError(
@@ -212,7 +213,7 @@ def sqlite_path(given: str, write: bool) -> str:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise NapError(
-                _("cannot create {path}: {why}").format(path=path.parent, why=error.strerror)
+                _("cannot create {path}: {why}").format(path=path.parent, why=os_reason(error))
             ) from None
     else:
         # A read on a database that does not exist yet should not create it.
@@ -376,12 +377,20 @@ def checkpoint(engine: Engine) -> None:
         raw.close()
 
 
+# SQLite's words for a file that is not a database, in the table's language.
+SQLITE_SAYS = {
+    "file is not a database": N_("file is not a database"),
+    "database disk image is malformed": N_("database disk image is malformed"),
+}
+
+
 def database_problem(engine: Engine, error: exc.DBAPIError) -> str:
     reason = str(error.orig).strip().splitlines()[0] if error.orig else str(error)
     where = describe(str(engine.url))
     if "not a database" in reason or "malformed" in reason:
+        said = _(SQLITE_SAYS[reason]) if reason in SQLITE_SAYS else reason
         return _("{path} is not a napledger database ({reason}); it was left untouched").format(
-            path=where, reason=reason
+            path=where, reason=said
         )
     if engine.dialect.name == "sqlite":
         # SQLite says "disk I/O error" or "unable to open database file"; say which and why.

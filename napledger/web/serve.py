@@ -11,6 +11,7 @@ from types import FrameType
 from urllib.parse import quote
 
 from napledger.core.errors import NapError
+from napledger.core.reasons import os_reason
 from napledger.core.words import _, speaking
 from napledger.web.bounded import backlog, bounded_protocol, raise_file_limit
 from napledger.web.keys import kept_secret, organiser_key, session_key
@@ -64,7 +65,7 @@ def listen(host: str, port: int) -> socket.socket:
         sock.close()
         raise NapError(
             _("cannot listen on {host}:{port}: {reason}").format(
-                host=host, port=port, reason=error.strerror
+                host=host, port=port, reason=os_reason(error)
             )
         ) from None
     sock.listen(backlog())
@@ -121,7 +122,7 @@ def keep_secret(path: Path, renew: bool) -> tuple[str, bool]:
     except OSError as error:
         raise NapError(
             _("cannot keep the server's secret in {path}: {reason}").format(
-                path=path, reason=error.strerror
+                path=path, reason=os_reason(error)
             )
         ) from None
 

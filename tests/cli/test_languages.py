@@ -222,6 +222,70 @@ def test_one_lewa_two_lewy_five_lew(nap, polish):
     assert "(wzięta 1)" in hands and "(wzięte 2)" in hands and "(wzięto 5)" in hands
 
 
+@pytest.mark.parametrize(
+    ("lang", "day"), [("ru", "{d:%d}.{d:%m}.{d:%Y}"), ("pl", "{d.day}.{d:%m}.{d:%Y}")]
+)
+def test_sessions_says_the_day_as_the_language_writes_it(nap, lang, day):
+    """05.12.2026 in Russian, 5.12.2026 in Polish (CLDR's short forms), the day where the
+    command runs; English keeps 2026-12-05."""
+    from datetime import date
+
+    before = date.today()
+    nap(f"new дата --players {','.join(RU)} --lang {lang}")
+    listed = nap(f"--lang {lang} sessions").stdout
+    days = {day.format(d=d) for d in (before, date.today())}
+    assert any(d in listed for d in days), listed
+    assert not re.search(r"\d{4}-\d\d-\d\d", listed), listed
+    english = nap("--lang en sessions").stdout
+    assert any(f"{d:%Y-%m-%d}" in english for d in (before, date.today())), english
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        (
+            "ru",
+            (
+                "некорректный TOML: строка 2, столбец 6",
+                "нет такого файла или папки",
+                "(это не файл базы данных SQLite)",
+            ),
+        ),
+        (
+            "pl",
+            (
+                "niepoprawny TOML: wiersz 2, kolumna 6",
+                "nie ma takiego pliku ani folderu",
+                "(to nie jest plik bazy danych SQLite)",
+            ),
+        ),
+    ],
+)
+def test_a_rule_file_or_database_path_refused_in_the_language(
+    nap, tmp_path, monkeypatch, lang, said
+):
+    """What the parser, the system and SQLite say in English is said in the table's
+    language: a rule file that is not TOML, a path that is not there, a file that is not a
+    database."""
+    bad = tmp_path / "bad.toml"
+    bad.write_text('name = "x"\n[bids\n')
+    lines = [
+        nap.fails(f"--lang {lang} new x --players A,B,C --variant {bad}"),
+        nap.fails(f"--lang {lang} new x --players A,B,C --variant {tmp_path}/none.toml"),
+    ]
+    monkeypatch.setenv("NAPLEDGER_DB", str(bad))
+    lines.append(nap.fails(f"--lang {lang} table"))
+    for line, words in zip(lines, said, strict=True):
+        assert words in line, line
+        bare = re.sub(re.escape(str(tmp_path)) + r"\S*", " ", line)  # the path, as typed
+        assert untranslated(bare, lang) == [], line
+        if lang == "ru":
+            assert english_words(bare, ("TOML", "SQLite")) == [], line
+    monkeypatch.setenv("NAPLEDGER_DB", str(tmp_path / "nap.db"))
+    english = nap.fails(f"--lang en new x --players A,B,C --variant {bad}")
+    assert "not valid TOML at line 2, column 6: Expected ']'" in english
+
+
 def test_lang_and_napledger_lang_win_over_the_locale(nap, russian, monkeypatch):
     nap(f"new язык --players {','.join(RU)} --variant russian")
     assert "Следующую сдачу сдаёт" in nap("table").stdout

@@ -77,6 +77,12 @@ def test_one_currency_gives_money_as_one_decimal(nap):
     out = nap("stats").stdout
     assert "No chip total: these sessions value a chip differently (0.10, 0.25)" in out
     assert "+1.60" in out and "chips " not in out.split("Bidding")[0].replace("(chips)", "")
+    polish = nap("--lang pl stats").stdout
+    assert "różną wartość (0,10; 0,25)" in polish  # the decimal comma, the list's semicolon
+    bidding = polish.split("Licytacje")[1]
+    assert "ugrane" in bidding and "przegrane" in bidding and "ugrana" not in bidding
+    russian = nap("--lang ru stats").stdout.split("Назначения")[1]
+    assert "не сыграно" in russian and " без " not in russian
 
 
 def test_player_filter_matches_like_the_table_does(nap):

@@ -170,3 +170,29 @@ def test_a_pot_carried_before_the_next_session_starts_reads_without_a_session_s_
     )
     nap(f"export --lang ru --force -o {out} пятница")
     assert "перенесено в партию «суббота»" in " ".join(texts(out)["Итоги"])
+
+
+@pytest.mark.parametrize(
+    ("lang", "fmt"), [("ru", 'dd.mm.yyyy", "hh:mm'), ("pl", 'd.mm.yyyy", "hh:mm')]
+)
+def test_session_times_read_as_the_language_writes_them(nap, tmp_path, lang, fmt):
+    """Each date and time cell in the language's short form (05.12.2026, 21:40 and
+    5.12.2026, 21:40), the same as the session's line above it says in words."""
+    from datetime import datetime
+
+    from napledger.core.dates import written_when
+    from napledger.core.words import speaking
+
+    evening(nap, f" --lang {lang}")
+    out = tmp_path / f"{lang}.xlsx"
+    nap(f"export -o {out}")
+    wb = openpyxl.load_workbook(out)
+    cells = [c for ws in wb.worksheets for row in ws.iter_rows() for c in row]
+    stamped = [c for c in cells if isinstance(c.value, datetime)]
+    assert stamped and {c.number_format for c in stamped} == {fmt}
+    created = min(c.value for c in stamped)
+    with speaking(lang):
+        said = written_when(created)
+    lines = [c.value for c in cells if isinstance(c.value, str)]
+    assert any(said in line for line in lines), said
+    assert not any(re.search(r"\d{4}-\d\d-\d\d", line) for line in lines)

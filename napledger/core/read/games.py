@@ -52,11 +52,18 @@ def house_rules(paths: Sequence[str]) -> dict[str, Rules]:
     for path in paths:
         rules = load_rules(path if path.endswith(".toml") or "/" in path else f"./{path}")
         if rules.name in list_presets() or rules.name in found:
-            taken = "a preset's" if rules.name in list_presets() else "another file's"
-            raise NapError(
-                f"rule file {path} names its game {rules.name!r}, which is {taken} name; "
-                "give it a name of its own (name = ...)"
+            said = (
+                _(
+                    "rule file {path} names its game {name!r}, which is a preset's name; "
+                    "give it a name of its own (name = ...)"
+                )
+                if rules.name in list_presets()
+                else _(
+                    "rule file {path} names its game {name!r}, which is another file's "
+                    "name; give it a name of its own (name = ...)"
+                )
             )
+            raise NapError(said.format(path=path, name=rules.name))
         found[rules.name] = rules
     return found
 

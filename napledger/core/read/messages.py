@@ -13,7 +13,7 @@ from typing import Protocol
 
 from napledger.core.ledger import Payment, account_name, in_seat_order
 from napledger.core.money import shown_money
-from napledger.core.numbers import signed
+from napledger.core.numbers import signed, written
 from napledger.core.read.board import Scoreboard
 from napledger.core.read.said import deal_label, shares_said
 from napledger.core.rules import Deal
@@ -208,7 +208,9 @@ def bought_by(player: str) -> str:
 
 def no_chip_total(chip_values: Iterable[Decimal]) -> str:
     """Why figures over sessions that value a chip differently add up money, not chips."""
-    values = ", ".join(str(v) for v in sorted(chip_values))
+    shown = [written(str(v)) for v in sorted(chip_values)]
+    # 0,05; 0,5 where a decimal comma would run into a list's comma.
+    values = ("; " if any("," in v for v in shown) else ", ").join(shown)
     return _(
         "No chip total: these sessions value a chip differently ({values}); "
         "money is added up instead."

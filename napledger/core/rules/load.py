@@ -18,6 +18,7 @@ from typing import Any
 
 from napledger.core.errors import RuleError
 from napledger.core.numbers import is_whole
+from napledger.core.reasons import os_reason
 from napledger.core.rules.model import Bid, Rules, Settings, fold
 from napledger.core.rules.texts import game_name, rule_text
 from napledger.core.vocabulary import SAID, meanings, word_key
@@ -106,7 +107,8 @@ def _preset(name: str) -> Rules:
 def load_rules(variant: str) -> Rules:
     """A preset by name, or a table's own rule file by path."""
     if variant.endswith(".toml") or "/" in variant or "\\" in variant:
-        return parse_rules(read_rule_file(variant), source=f"rule file {variant}")
+        source = _("rule file {path}").format(path=variant)
+        return parse_rules(read_rule_file(variant), source=source)
     return load_preset(variant)
 
 
@@ -120,7 +122,7 @@ def read_rule_file(path: str) -> str:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
         raise RuleError(
-            _("cannot read rule file {path}: {why}").format(path=path, why=exc.strerror)
+            _("cannot read rule file {path}: {why}").format(path=path, why=os_reason(exc))
         ) from None
     with os.fdopen(fd, "rb") as file:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
@@ -146,8 +148,21 @@ def parse_rules(text: str, source: str = "rule file") -> Rules:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
+        # tomllib says what it expected in English; where it was is said in the table's
+        # language, and a Russian or Polish table reads the place alone.
+        at = re.fullmatch(r"(.*) \(at line (\d+), column (\d+)\)", str(exc), re.DOTALL)
+        if at is None:
+            end = re.fullmatch(r"(.*) \(at end of document\)", str(exc), re.DOTALL)
+            said = (
+                _("{source} is not valid TOML at its end: {why}").format(source=source, why=end[1])
+                if end
+                else _("{source} is not valid TOML: {why}").format(source=source, why=exc)
+            )
+            raise RuleError(said) from None
         raise RuleError(
-            _("{source} is not valid TOML: {why}").format(source=source, why=exc)
+            _("{source} is not valid TOML at line {line}, column {column}: {why}").format(
+                source=source, line=at[2], column=at[3], why=at[1]
+            )
         ) from None
     except RecursionError:
         raise RuleError(
