@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, replace
+from datetime import datetime
 from decimal import Decimal
 from functools import cache
 from typing import Any
@@ -189,6 +190,15 @@ class Book:
         if lock:
             self._locked.add(row.id)
         return row
+
+    def name_used(self, name: str) -> str | None:
+        """The name of the session called `name` (any case), if there is one."""
+        return self.db.execute(select(S.name).where(S.key == fold(name))).scalar()
+
+    def from_source(self, key: str) -> list[SessionRow]:
+        """The sessions imported from `key` (`import`: "ledger ID session N", ...)."""
+        found = self.db.execute(select(SESSIONS).where(S.source == key).order_by(S.id))
+        return [SessionRow(**row) for row in found.mappings()]
 
     def row(self, number: int) -> SessionRow | None:
         """The row of session `number`, or None where there is none (`verify` asks it of
@@ -386,6 +396,63 @@ class SessionStore:
         for column, value in changed.items():
             setattr(self.row, column, value)
 
+    def came_from(self, source: str, **times: Any) -> None:
+        """An imported session: where it came from, and the times it was started and
+        closed where it was kept (`created_at`, `closed_at`; its evening keeps its date)."""
+        self._change_row(source=source, **times)
+
+    def stamp(self, kind: str, when: datetime, number: int | None = None) -> None:
+        """The change just made (`kind`: deal, void, join, leave, close, reopen; a deal's
+        or void's `number`) given the time it was first made, where it was kept (`import`)."""
+        if kind == "deal":
+            self.db.execute(
+                update(DEALS)
+                .where(D.session_id == self.row.id, D.number == number, D.status == "live")
+                .values(recorded_at=when)
+            )
+        elif kind == "void":
+            newest = (
+                select(func.max(D.revision))
+                .where(D.session_id == self.row.id, D.number == number)
+                .scalar_subquery()
+            )
+            self.db.execute(
+                update(DEALS)
+                .where(D.session_id == self.row.id, D.number == number, D.revision == newest)
+                .values(voided_at=when)
+            )
+        elif kind in ("join", "leave"):
+            last = select(func.max(R.id)).where(R.session_id == self.row.id).scalar_subquery()
+            self.db.execute(update(ROSTER).where(R.id == last).values(recorded_at=when))
+        elif kind in ("close", "reopen"):
+            last = select(func.max(C.id)).where(C.session_id == self.row.id).scalar_subquery()
+            column = "closed_at" if kind == "close" else "reopened_at"
+            self.db.execute(update(CLOSES).where(C.id == last).values({column: when}))
+            if kind == "close":
+                self._change_row(closed_at=when)
+
+    def kept_rows(self) -> tuple[list[Any], list[Any], list[Any]]:
+        """Everything the session keeps, as stored, in the order written: its deal
+        revisions (number, revision, status, record, recorded and voided when), its roster
+        changes (from deal, kind, player, seat, when) and its closes (to, pot, shares,
+        status, closed and reopened when). What `import` carries to another ledger."""
+        deals = self.db.execute(
+            select(D.number, D.revision, D.status, D.record_json, D.recorded_at, D.voided_at)
+            .where(D.session_id == self.row.id)
+            .order_by(D.number, D.revision)
+        ).all()
+        roster = self.db.execute(
+            select(R.from_deal, R.kind, R.player, R.seat, R.recorded_at)
+            .where(R.session_id == self.row.id)
+            .order_by(R.id)
+        ).all()
+        closes = self.db.execute(
+            select(C.pot_to, C.pot, C.shares_json, C.status, C.closed_at, C.reopened_at)
+            .where(C.session_id == self.row.id)
+            .order_by(C.id)
+        ).all()
+        return list(deals), list(roster), list(closes)
+
     def dealer_now(self) -> str | None:
         """Who deals next (None once closed)."""
         return self.state(whole_roster=False).dealer
@@ -581,7 +648,9 @@ class SessionStore:
         return self._void(core.undo(state, before, later))
 
     def _void(self, done: core.Voided) -> core.Voided:
-        self.db.execute(update(DEALS).where(D.id == done.voided).values(status="voided"))
+        self.db.execute(
+            update(DEALS).where(D.id == done.voided).values(status="voided", voided_at=now())
+        )
         self.db.execute(delete(ENTRIES).where(E.deal_id == done.voided))
         self._rewrite(done.rescored)
         self._save(done.state)
