@@ -125,6 +125,7 @@ def evening(tx: Transaction, row: SessionRow) -> dict[str, Any]:
             if row.carried_from is None
             else source_key(tx, tx.book.row(row.carried_from) or row)
         ),
+        "carried_from_name": tx.book.session_name(row.carried_from),
         "language": row.language,
         "created_at": _iso(row.created_at),
         "closed_at": _iso(row.closed_at),
@@ -182,6 +183,7 @@ def replay(
         document["dealer"],
         carried_from,
         document.get("language"),
+        as_kept=True,
     )
     s = tx.session(str(board.session.id))
     for event in document["events"]:

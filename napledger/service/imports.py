@@ -63,6 +63,7 @@ class Offered:
     records: int  # deal records, every version
     ref: str = ""  # its id where it came from (a ledger's), to be named by
     carried_from: str | None = None  # the key of the session its opening pot came from
+    carried_from_name: str | None = None  # ... and its name there
     # Writes it into `tx` under the name given, its pot carried on from the session of
     # that id here (None: none); returns the new session's id.
     write: Callable[[Transaction, str, str | None, Step], int] = field(
@@ -202,7 +203,8 @@ def import_into(
         if offer.carried_from is not None:
             carry = carried.get(offer.carried_from) or _carry_target(tx, offer.carried_from)
             if carry is None:
-                raise NapError(said.carried_first(offer.name, offer.carried_from))
+                from_name = offer.carried_from_name or offer.carried_from
+                raise NapError(said.carried_first(offer.name, from_name))
         new_id = offer.write(tx, name, carry, tick)
         tx.book.session(tx.book.find(str(new_id))).came_from(offer.key)
         carried[offer.key] = str(new_id)
@@ -246,6 +248,7 @@ def _offer(document: dict[str, Any]) -> Offered:
         records=evenings.records(document),
         ref=str(document.get("id", "")),
         carried_from=document.get("carried_from"),
+        carried_from_name=document.get("carried_from_name"),
         write=write,
     )
 

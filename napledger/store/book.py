@@ -224,13 +224,14 @@ class Book:
         dealer: str | None,
         carry_from: str | None,
         language: str | None = None,
+        as_kept: bool = False,
     ) -> SessionRow:
         """A new session (`core.start` checks it), made current."""
         name, chip_value, currency = core.session_terms(name, chip_value, currency)
         if self.db.execute(select(S.id).where(S.key == fold(name))).first():
             raise core.name_taken(name)
         seating = [self._person(p) for p in core.seating_of(players)]
-        carry = None if carry_from is None else self._carry_source(carry_from)
+        carry = None if carry_from is None else self._carry_source(carry_from, as_kept)
         opening = core.start(name, rules, seating, dealer, chip_value, currency, carry)
         values: dict[str, Any] = {
             "name": opening.name,
@@ -261,7 +262,7 @@ class Book:
         self.set_current(row)
         return row
 
-    def _carry_source(self, ref: str) -> core.CarrySource:
+    def _carry_source(self, ref: str, as_kept: bool = False) -> core.CarrySource:
         source = self.find(ref, lock=True)
         return core.CarrySource(
             id=source.id,
@@ -271,6 +272,7 @@ class Book:
             currency=source.currency,
             pot=self.session(source).pot(),
             carried_into=self.session(source).carried_into(),
+            as_kept=as_kept,
         )
 
     def _person(self, name: str) -> str:
