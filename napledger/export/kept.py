@@ -11,7 +11,7 @@ reads a database. Then the visible sheets are checked against the sessions made 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time
 from pathlib import Path
@@ -29,10 +29,12 @@ CHUNK = 30_000  # characters a cell holds (Excel's limit is 32,767)
 
 @dataclass(frozen=True)
 class Kept:
-    """What the workbook keeps for `import`: its language and one JSON text a session."""
+    """What the workbook keeps for `import`: its language, and each session's lines of
+    JSON text (its head, then its events), read as they are written: a long history
+    streams from the store into the sheet."""
 
     language: str
-    documents: tuple[str, ...]
+    sessions: Sequence[Iterable[str]]
 
 
 def write_kept(wb: Workbook, kept: Kept) -> None:
@@ -40,9 +42,10 @@ def write_kept(wb: Workbook, kept: Kept) -> None:
     ws.sheet_state = "veryHidden"
     ws.protection.sheet = True  # no password: it stops a slip, not a person set on it
     ws.append([MARK, VERSION, kept.language])
-    for index, text in enumerate(kept.documents):
-        for part, start in enumerate(range(0, max(len(text), 1), CHUNK)):
-            ws.append([index, part, text[start : start + CHUNK]])
+    for index, lines in enumerate(kept.sessions):
+        for line in lines:  # a line longer than a cell goes on in the rows below it
+            for start in range(0, max(len(line), 1), CHUNK):
+                ws.append([index, int(start > 0), line[start : start + CHUNK]])
 
 
 def read_kept(path: Path) -> Kept | None:
@@ -55,11 +58,14 @@ def read_kept(path: Path) -> Kept | None:
         head = next(rows, None)
         if not head or head[0] != MARK or head[1] != VERSION:
             return None
-        parts: dict[int, list[str]] = {}
-        for index, _part, text in rows:
-            parts.setdefault(int(index), []).append(str(text or ""))
-        documents = tuple("".join(parts[i]) for i in sorted(parts))
-        return Kept(str(head[2]), documents)
+        sessions: dict[int, list[str]] = {}
+        for index, more, text in rows:
+            lines = sessions.setdefault(int(index), [])
+            if more and lines:
+                lines[-1] += str(text or "")
+            else:
+                lines.append(str(text or ""))
+        return Kept(str(head[2]), [sessions[i] for i in sorted(sessions)])
     finally:
         wb.close()
 

@@ -16,8 +16,9 @@ old ledger's upgrade gave them.
 
 from __future__ import annotations
 
+import heapq
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
@@ -70,45 +71,12 @@ def _iso(when: datetime | None) -> str | None:
     return None if when is None else when.isoformat()
 
 
-def evening(tx: Transaction, row: SessionRow) -> dict[str, Any]:
-    """The session of `row` as a document `replay` makes again (see the module)."""
+def head(tx: Transaction, row: SessionRow) -> dict[str, Any]:
+    """Everything of the session of `row` but its events (`events`): its terms, where it
+    came from, and its closes as kept (to compare the replay's with)."""
     store = tx.book.session(row)
-    deals, roster, closes = store.kept_rows()
-    timed: list[tuple[datetime, int, list[Any]]] = []
-    kept: list[list[Any]] = []
-    firsts: dict[int, datetime] = {}
-    for number, revision, status, record, recorded_at, voided_at in deals:
-        deal = asdict(deal_from_json(record))
-        at = _utc(recorded_at) or FIRST
-        if revision == 1:
-            firsts[number] = at
-        timed.append((at, len(timed), ["deal", _iso(recorded_at), number, revision, deal]))
-        if status == "voided":
-            when = _utc(voided_at)
-            timed.append((when or at, len(timed), ["void", _iso(when or at), number]))
-        kept.append([number, revision, status, deal])
-    seating: list[tuple[int, str]] = []
-    for from_deal, kind, player, seat, recorded_at in roster:
-        if kind == "seat":
-            seating.append((seat, player))
-            continue
-        # Between the deals it came between: after the first version of every deal
-        # before `from_deal`, before that of every deal from it on.
-        after = max((t for n, t in firsts.items() if n < from_deal), default=FIRST)
-        before = min((t for n, t in firsts.items() if n >= from_deal), default=LAST)
-        at = min(max(_utc(recorded_at) or after, after + TICK), before - TICK)
-        stamp = _iso(recorded_at)
-        event = ["join", stamp, player, seat] if kind == "join" else ["leave", stamp, player]
-        timed.append((at, len(timed), event))
-    shut: list[list[Any]] = []
-    for pot_to, pot, shares, status, closed_at, reopened_at in closes:
-        at = _utc(closed_at) or LAST
-        timed.append((at, len(timed), ["close", _iso(closed_at), pot_to]))
-        if status != "live":
-            when = _utc(reopened_at) or at
-            timed.append((when, len(timed), ["reopen", _iso(when)]))
-        shut.append([pot_to, pot, json.loads(shares), status == "live"])
-    timed.sort(key=lambda t: (t[0], t[1]))
+    roster = store.roster_rows()
+    seating = sorted((seat, player) for _, kind, player, seat, _ in roster if kind == "seat")
     return {
         "format": FORMAT,
         "source": source_key(tx, row),
@@ -117,7 +85,7 @@ def evening(tx: Transaction, row: SessionRow) -> dict[str, Any]:
         "rules": json.loads(row.rules_json),
         "chip_value": row.chip_value,
         "currency": row.currency,
-        "players": [p for _, p in sorted(seating)] or json.loads(row.players_json),
+        "players": [p for _, p in seating] or json.loads(row.players_json),
         "dealer": row.first_dealer,
         "opening_pot": row.opening_pot,
         "carried_from": (
@@ -129,14 +97,64 @@ def evening(tx: Transaction, row: SessionRow) -> dict[str, Any]:
         "language": row.language,
         "created_at": _iso(row.created_at),
         "closed_at": _iso(row.closed_at),
-        "events": [event for _, _, event in timed],
-        "kept": {"deals": kept, "closes": shut},
+        "records": store.record_count(),
+        "closes": [
+            [pot_to, pot, json.loads(shares), status == "live"]
+            for pot_to, pot, shares, status, _, _ in store.close_rows()
+        ],
     }
+
+
+def events(tx: Transaction, row: SessionRow) -> Iterator[list[Any]]:
+    """The session's events in the order they were made, each with the time it was made:
+    ["deal", when, number, revision, record], ["void", when, number], ["join", when,
+    player, seat], ["leave", when, player], ["close", when, to], ["reopen", when]. The
+    deals stream from the store in batches: a history of 50,000 deals is never whole."""
+    store = tx.book.session(row)
+    roster, closes = store.roster_rows(), store.close_rows()
+    deals = (
+        ((_utc(at) or FIRST, 0, number, revision), ["deal", _iso(at), number, revision, _raw(r)])
+        for number, revision, _, r, at, _ in store.deals_in_time()
+    )
+    voids = [
+        ((_utc(voided or at) or FIRST, 1, number, 0), ["void", _iso(voided or at), number])
+        for number, at, voided in store.voids_in_time()
+    ]
+    others: list[tuple[tuple[datetime, int, int, int], list[Any]]] = []
+    for order, (from_deal, kind, player, seat, recorded_at) in enumerate(roster):
+        if kind == "seat":
+            continue
+        # Between the deals it came between: after the first version of every deal
+        # before `from_deal`, before that of every deal from it on.
+        low, high = store.dealt_around(from_deal)
+        after, before = _utc(low) or FIRST, _utc(high) or LAST
+        at = min(max(_utc(recorded_at) or after, after + TICK), before - TICK)
+        stamp = _iso(recorded_at)
+        event = ["join", stamp, player, seat] if kind == "join" else ["leave", stamp, player]
+        others.append(((at, 2, order, 0), event))
+    for order, (pot_to, _, _, status, closed_at, reopened_at) in enumerate(closes):
+        at = _utc(closed_at) or LAST
+        others.append(((at, 3, order, 0), ["close", _iso(closed_at), pot_to]))
+        if status != "live":
+            when = _utc(reopened_at) or at
+            others.append(((when, 3, order, 1), ["reopen", _iso(when)]))
+    others.sort(key=lambda e: e[0])
+    for _, event in heapq.merge(deals, voids, others, key=lambda e: e[0]):
+        yield event
+
+
+def _raw(record: str) -> dict[str, Any]:
+    return asdict(deal_from_json(record))
+
+
+def evening(tx: Transaction, row: SessionRow) -> dict[str, Any]:
+    """The session of `row` as a document `replay` makes again (see the module)."""
+    return head(tx, row) | {"events": list(events(tx, row))}
 
 
 def records(document: dict[str, Any]) -> int:
     """How many deal records (every version) the document holds."""
-    return len(document["kept"]["deals"])
+    return int(document["records"])
 
 
 def options_of(deal: Deal) -> DealOptions:
@@ -186,11 +204,18 @@ def replay(
         as_kept=True,
     )
     s = tx.session(str(board.session.id))
+    wanted: dict[tuple[int, int], dict[str, Any]] = {}
+    voided: set[int] = set()
     for event in document["events"]:
         _act(s, event)
-        if step is not None and event[0] == "deal":
-            step(1)
-    _same(s, document, name)
+        if event[0] == "deal":
+            wanted[event[2], event[3]] = event[4]
+            voided.discard(event[2])
+            if step is not None:
+                step(1)
+        elif event[0] == "void":
+            voided.add(event[2])
+    _same(s, document, name, wanted, voided)
     s.store.came_from(document["source"], created_at=datetime.fromisoformat(document["created_at"]))
     return board.session.id
 
@@ -238,18 +263,29 @@ def _folded(value: Any) -> str:
     return fold(json.dumps(value, ensure_ascii=False, sort_keys=True))
 
 
-def _same(s: SessionAPI, document: dict[str, Any], name: str) -> None:
-    """What was made is what the document kept: every revision with its status, and every
-    close with its pot and shares (the money itself is derived, so it follows)."""
+def _same(
+    s: SessionAPI,
+    document: dict[str, Any],
+    name: str,
+    wanted: dict[tuple[int, int], dict[str, Any]],
+    voided: set[int],
+) -> None:
+    """What was made is what the document kept: every revision with its status (the last
+    of a number voided if a void came after it, the others replaced), and every close with
+    its pot and shares (the money itself is derived, so it follows)."""
     deals, _roster, closes = s.store.kept_rows()
-    made = [[n, r, status, asdict(deal_from_json(record))] for n, r, status, record, *_ in deals]
-    wanted = document["kept"]["deals"]
-    for got, want in zip(_padded(made, wanted), _padded(wanted, made), strict=True):
+    last = {number: revision for number, revision in sorted(wanted)}
+    expected = [
+        [n, r, ("voided" if n in voided else "live") if last[n] == r else "replaced", deal]
+        for (n, r), deal in sorted(wanted.items())
+    ]
+    made = [[n, r, status, _raw(record)] for n, r, status, record, *_ in deals]
+    for got, want in zip(_padded(made, expected), _padded(expected, made), strict=True):
         if got is None or want is None or not _deals_agree(got, want):
             number = (want or got or [0])[0]
             raise NapError(said.not_exact(name, number))
     shut = [[p, pot, json.loads(shares), status == "live"] for p, pot, shares, status, *_ in closes]
-    if _folded(shut) != _folded(document["kept"]["closes"]):
+    if _folded(shut) != _folded(document["closes"]):
         raise NapError(said.not_exact(name, None))
 
 

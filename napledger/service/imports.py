@@ -226,13 +226,15 @@ def import_into(
 def kept_records(tx: Transaction, sessions: Sequence[SessionInfo]) -> Kept:
     """What a workbook of `sessions` keeps for `import` (napledger/export/kept.py), in the
     language it is being written in."""
-    return Kept(
-        language(),
-        tuple(
-            json.dumps(evenings.evening(tx, tx.book.find(str(s.id))), ensure_ascii=True)
-            for s in sessions
-        ),
-    )
+    return Kept(language(), [_lines(tx, s.id) for s in sessions])
+
+
+def _lines(tx: Transaction, session: int) -> Iterator[str]:
+    """A session's head, then each of its events, as JSON text, read as written."""
+    row = tx.book.find(str(session))
+    yield json.dumps(evenings.head(tx, row), ensure_ascii=True)
+    for event in evenings.events(tx, row):
+        yield json.dumps(event, ensure_ascii=True)
 
 
 # --- the sources --------------------------------------------------------------------------
@@ -342,8 +344,11 @@ class WorkbookSource:
         self.path = path
         self.kept = kept
         try:
-            self.documents = [json.loads(d) for d in kept.documents]
-        except ValueError:
+            self.documents = [
+                json.loads(lines[0]) | {"events": [json.loads(line) for line in lines[1:]]}
+                for lines in map(list, kept.sessions)
+            ]
+        except (ValueError, IndexError, TypeError):
             raise NapError(said.unreadable_records()) from None
 
     def offered(self) -> list[Offered]:

@@ -433,27 +433,66 @@ class SessionStore:
             if kind == "close":
                 self._change_row(closed_at=when)
 
+    def deals_in_time(self) -> Iterator[Any]:
+        """Every deal revision (number, revision, status, record, recorded and voided
+        when), in the order they were recorded, read in batches as they are iterated."""
+        query = (
+            select(D.number, D.revision, D.status, D.record_json, D.recorded_at, D.voided_at)
+            .where(D.session_id == self.row.id)
+            .order_by(D.recorded_at, D.number, D.revision)
+            .execution_options(yield_per=STREAM_BATCH)
+        )
+        yield from self.db.execute(query)
+
+    def voids_in_time(self) -> list[Any]:
+        """The voided revisions (number, recorded and voided when), in the order voided
+        (where a ledger kept no time: as recorded)."""
+        when = func.coalesce(D.voided_at, D.recorded_at)
+        query = (
+            select(D.number, D.recorded_at, D.voided_at)
+            .where(D.session_id == self.row.id, D.status == "voided")
+            .order_by(when, D.number)
+        )
+        return list(self.db.execute(query))
+
+    def dealt_around(self, number: int) -> tuple[Any, Any]:
+        """When the last deal before `number` was first recorded, and the first from it on."""
+        first = (D.session_id == self.row.id, D.revision == 1)
+        before = select(func.max(D.recorded_at)).where(*first, D.number < number)
+        after = select(func.min(D.recorded_at)).where(*first, D.number >= number)
+        return self.db.execute(before).scalar(), self.db.execute(after).scalar()
+
     def kept_rows(self) -> tuple[list[Any], list[Any], list[Any]]:
         """Everything the session keeps, as stored, in the order written: its deal
         revisions (number, revision, status, record, recorded and voided when), its roster
         changes (from deal, kind, player, seat, when) and its closes (to, pot, shares,
-        status, closed and reopened when). What `import` carries to another ledger."""
+        status, closed and reopened when)."""
         deals = self.db.execute(
             select(D.number, D.revision, D.status, D.record_json, D.recorded_at, D.voided_at)
             .where(D.session_id == self.row.id)
             .order_by(D.number, D.revision)
         ).all()
-        roster = self.db.execute(
-            select(R.from_deal, R.kind, R.player, R.seat, R.recorded_at)
-            .where(R.session_id == self.row.id)
-            .order_by(R.id)
-        ).all()
-        closes = self.db.execute(
-            select(C.pot_to, C.pot, C.shares_json, C.status, C.closed_at, C.reopened_at)
-            .where(C.session_id == self.row.id)
-            .order_by(C.id)
-        ).all()
-        return list(deals), list(roster), list(closes)
+        return list(deals), self.roster_rows(), self.close_rows()
+
+    def roster_rows(self) -> list[Any]:
+        """The roster changes as stored: from deal, kind, player, seat, when."""
+        return list(
+            self.db.execute(
+                select(R.from_deal, R.kind, R.player, R.seat, R.recorded_at)
+                .where(R.session_id == self.row.id)
+                .order_by(R.id)
+            )
+        )
+
+    def close_rows(self) -> list[Any]:
+        """The closes as stored: to, pot, shares, status, closed and reopened when."""
+        return list(
+            self.db.execute(
+                select(C.pot_to, C.pot, C.shares_json, C.status, C.closed_at, C.reopened_at)
+                .where(C.session_id == self.row.id)
+                .order_by(C.id)
+            )
+        )
 
     def dealer_now(self) -> str | None:
         """Who deals next (None once closed)."""
