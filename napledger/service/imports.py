@@ -22,7 +22,7 @@ import json
 import sqlite3
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import quote
@@ -39,6 +39,7 @@ from napledger.store.book import whole_number
 if TYPE_CHECKING:
     from napledger.core.read.board import SessionInfo
     from napledger.service.api import Transaction
+    from napledger.store.models import SessionRow
 
 Step = Callable[[int], None]
 
@@ -256,21 +257,30 @@ def _offer(document: dict[str, Any]) -> Offered:
 
 
 class LedgerSource:
-    """Another ledger, read in one reading transaction (`documents`)."""
+    """Another ledger, read in one reading transaction `source`, held open while the
+    import writes: each session's events stream from it as they are played again."""
 
-    def __init__(self, documents: list[dict[str, Any]]) -> None:
-        self.documents = documents
+    def __init__(self, source: Transaction) -> None:
+        self.source = source
+        self._offered: list[Offered] | None = None
 
     def offered(self) -> list[Offered]:
-        return [_offer(d) for d in self.documents]
+        if self._offered is None:
+            self._offered = [self._offer(row) for row in self.source.book.sessions()]
+        return self._offered
+
+    def _offer(self, row: SessionRow) -> Offered:
+        source = self.source
+        head = evenings.head(source, row)
+
+        def write(tx: Transaction, name: str, carry: str | None, step: Step) -> int:
+            document = head | {"events": evenings.events(source, row)}
+            return evenings.replay(tx, document, name, carry, step)
+
+        return replace(_offer(head), write=write)
 
     def check(self, tx: Transaction, made: Sequence[tuple[Offered, int, str]]) -> None:
         """Each session was compared with its records as it was made (evenings.replay)."""
-
-
-def _documents(database: Database) -> list[dict[str, Any]]:
-    with database.read(upgrade=False) as tx:
-        return [evenings.evening(tx, row) for row in tx.book.sessions()]
 
 
 @contextlib.contextmanager
@@ -414,14 +424,18 @@ def open_source(text: str) -> Iterator[Source]:
         #     yield sheet_source(Path(text), read_sheet, write_sheet)
         raise NapError(said.sheets_not_ready())
     if "://" in text:
-        with Database(text) as database:
-            yield LedgerSource(_documents(database))
+        with Database(text) as database, database.read(upgrade=False) as source:
+            yield LedgerSource(source)
         return
     path = Path(text).expanduser()
     if not path.is_file():
         raise NapError(said.not_a_ledger(text))
-    with ledger_copy(path) as copy, Database(str(copy)) as database:
-        yield LedgerSource(_documents(database))
+    with (
+        ledger_copy(path) as copy,
+        Database(str(copy)) as database,
+        database.read(upgrade=False) as source,
+    ):
+        yield LedgerSource(source)
 
 
 def sheet_source(path: Path, read_sheet: Any, write_sheet: Any) -> Source:
