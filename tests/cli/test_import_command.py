@@ -23,7 +23,10 @@ def test_a_ledger_is_imported_said_once_and_not_again(nap, home):
     assert nap.json("table --json --session friday")["hands"] == 2
     again = nap(f"import {home}").stdout.splitlines()
     assert again[-1] == "Nothing was imported: every session named is here already."
-    assert "give --as NAME" in again[0]
+    assert again[0] == (
+        "Session friday is here already; it was not imported again. To import it as a new "
+        "session, give --as NAME."
+    )
 
 
 def test_sessions_as_and_json_are_passed_on(nap, home):

@@ -29,6 +29,11 @@ def dry_run() -> str:
 
 def already(name: str, here: str) -> str:
     """The evening of session `name` is in this ledger already, as session `here`."""
+    if here == name:
+        return _(
+            "Session {name} is here already; it was not imported again. To import it as "
+            "a new session, give --as NAME."
+        ).format(name=name)
     return _(
         "Session {name} is here already (as session {here}); it was not imported again. "
         "To import it as a new session, give --as NAME."
