@@ -58,7 +58,14 @@ def import_(
 ) -> None:
     from contextlib import ExitStack
 
-    from napledger.service.imports import DryRun, Outcome, import_into, open_source
+    from napledger.cli.app import Run
+    from napledger.service.imports import (
+        DryRun,
+        Outcome,
+        dry_run_into,
+        import_into,
+        open_source,
+    )
 
     with ExitStack() as stack:
         found = stack.enter_context(open_source(source))
@@ -78,7 +85,9 @@ def import_(
 
         outcome: Outcome
         try:
-            with transaction(ctx) as tx:
+            run: Run = ctx.find_root().obj
+            writing = dry_run_into(run.database(ctx)) if dry_run else transaction(ctx)
+            with writing as tx:
                 outcome = import_into(tx, found, sessions or (), as_name, dry_run, step)
         except DryRun as rolled_back:
             outcome = rolled_back.outcome

@@ -49,6 +49,7 @@ __all__ = [
     "Offered",
     "Outcome",
     "Source",
+    "dry_run_into",
     "import_into",
     "kept_records",
     "open_source",
@@ -219,6 +220,27 @@ def import_into(
     if dry_run:
         raise DryRun(outcome)
     return outcome
+
+
+@contextlib.contextmanager
+def dry_run_into(database: Database) -> Iterator[Transaction]:
+    """The writing transaction a dry run makes its import in: this ledger's, or, where the
+    ledger is a SQLite file not made yet, an empty one of its own (so that saying what
+    an import would write does not leave an empty ledger behind)."""
+    from sqlalchemy import make_url
+
+    url = make_url(database.url)
+    missing = url.get_backend_name() == "sqlite" and not Path(url.database or "").exists()
+    if not missing:
+        with database.write() as tx:
+            yield tx
+        return
+    with (
+        tempfile.TemporaryDirectory(prefix="napledger-import-") as folder,
+        Database(str(Path(folder, "dry-run.db"))) as scratch,
+        scratch.write() as tx,
+    ):
+        yield tx
 
 
 # --- what a workbook keeps ----------------------------------------------------------------
