@@ -462,16 +462,21 @@ def open_source(text: str) -> Iterator[Source]:
 
 def sheet_source(path: Path, read_sheet: Any, write_sheet: Any) -> Source:
     """A typed score sheet (i38c's `read_sheet(path) -> Sheet` and `write_sheet(tx, sheet,
-    *, name) -> id`), known by the digest of its bytes."""
+    *, name, progress) -> id`), known by the digest of its bytes."""
     sheet = read_sheet(path)
     key = "sheet sha256:" + hashlib.sha256(path.read_bytes()).hexdigest()
 
     def write(tx: Transaction, name: str, carry: str | None, step: Step) -> int:
-        return int(write_sheet(tx, sheet, name=name))
+        done = 0
 
-    name = str(getattr(sheet, "name", path.stem))
-    records = len(getattr(sheet, "deals", ()))
-    return _OneSource(Offered(key, name, records, write=write))
+        def progress(recorded: int) -> None:  # told how many are recorded so far
+            nonlocal done
+            step(recorded - done)
+            done = recorded
+
+        return int(write_sheet(tx, sheet, name=name, progress=progress))
+
+    return _OneSource(Offered(key, str(sheet.name), int(sheet.deal_count), write=write))
 
 
 class _OneSource:

@@ -33,7 +33,13 @@ from napledger.export.kept import first_difference
 from napledger.export.workbook import write_workbook
 from napledger.service.api import Database, SessionAPI
 from napledger.service.documents import hands_json, settlement_json, table_document
-from napledger.service.imports import DryRun, import_into, kept_records, open_source
+from napledger.service.imports import (
+    DryRun,
+    import_into,
+    kept_records,
+    open_source,
+    sheet_source,
+)
 from tests.service.test_evening_property import PLAYERS, step, take
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
@@ -337,3 +343,40 @@ def test_an_old_ledger_comes_in_whole_and_stays_as_it_was(fixture, tmp_path):
         ]
         assert import_(club, str(old)).imported == ()  # the same ids at every import
     assert old.read_bytes() == before
+
+
+def test_a_score_sheet_source_gets_once_only_as_and_dry_run_alike(tmp_path):
+    """The .csv branch's wiring (the score sheet itself is i38c's): a stand-in reader and
+    writer of the same shape go through the same once-only, --as and dry run."""
+    paper = tmp_path / "friday.csv"
+    paper.write_text("a sheet\n", encoding="utf-8")
+
+    class Sheet:
+        name, deal_count = "friday", 2
+
+    def write_sheet(tx, sheet, *, name=None, progress=None):
+        board = tx.new_session(name or sheet.name, load_preset("classic"), ["Ann", "Ben", "Cat"])
+        s = tx.session(str(board.session.id))
+        for n in (1, 2):
+            s.record(DealOptions(bid="3", by="Ann", made=True))
+            progress(n)
+        return board.session.id
+
+    steps: list[int] = []
+
+    def source():
+        return sheet_source(paper, lambda path: Sheet(), write_sheet)
+
+    with Database() as club:
+        with club.write() as tx:
+            done = import_into(tx, source(), step=steps.append)
+        assert [(i.name, i.records) for i in done.imported] == [("friday", 2)]
+        assert done.imported[0].key.startswith("sheet sha256:") and sum(steps) == 2
+        with club.write() as tx:
+            assert import_into(tx, source()).imported == ()  # the same file: once only
+        with pytest.raises(DryRun), club.write() as tx:
+            import_into(tx, source(), as_name="friday 2", dry_run=True)
+        with club.write() as tx:
+            import_into(tx, source(), as_name="friday 2")
+        with club.read() as tx:
+            assert [b.session.name for b in tx.sessions()] == ["friday", "friday 2"]
