@@ -8,6 +8,7 @@ from napledger.cli.app import app, main
 __all__ = ["app", "main"]
 
 from napledger.cli import export as _export  # noqa: F401
+from napledger.cli import imports as _imports  # noqa: F401
 from napledger.cli import play as _play  # noqa: F401
 from napledger.cli import serve as _serve  # noqa: F401
 from napledger.cli import settle as _settle  # noqa: F401

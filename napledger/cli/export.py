@@ -122,20 +122,24 @@ def write(
 ) -> "tuple[Path, list[SessionReport], int]":
     """The workbook of `rows`, written inside the reading transaction `tx`."""
     from napledger.export.workbook import Exists, played_on, write_workbook
+    from napledger.service.imports import kept_records
 
     data = [tx.report(r) for r in rows]
+    kept = kept_records(tx, rows)  # what `import` makes the sessions again from
     path = output or default_path([r.name for r in rows], played_on(data))
     if output is None:
         path.parent.mkdir(exist_ok=True)
     total = sum(r.records for r in data)
     exists: Exists = "replace" if force else "refuse" if output else "rename"
     if not bar_wanted(total):
-        return write_workbook(data, path, exists=exists), data, total
+        return write_workbook(data, path, exists=exists, kept=kept), data, total
     from rich.progress import Progress
 
     from napledger.cli.render import console
 
     with Progress(console=console, transient=True) as bar:
         task = bar.add_task(_("Writing deals"), total=total)
-        path = write_workbook(data, path, progress=lambda n: bar.advance(task, n), exists=exists)
+        path = write_workbook(
+            data, path, progress=lambda n: bar.advance(task, n), exists=exists, kept=kept
+        )
     return path, data, total

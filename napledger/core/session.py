@@ -212,6 +212,9 @@ class CarrySource(NamedTuple):
     currency: str
     pot: int
     carried_into: str | None  # the session its pot already went into, if any
+    # An import: the carry as the ledger it comes from kept it, even where an older
+    # napledger let the new session count its chips otherwise.
+    as_kept: bool = False
 
 
 class Opening(NamedTuple):
@@ -305,7 +308,7 @@ def carried_pot(source: CarrySource, chip_value: Decimal, currency: str) -> int:
                 name=source.name, other=source.carried_into
             )
         )
-    if source.chip_value != chip_value or source.currency != currency:
+    if not source.as_kept and (source.chip_value != chip_value or source.currency != currency):
         # The box holds money: counted in other chips it would grow or shrink on the way.
         raise NapError(
             _(

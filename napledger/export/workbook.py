@@ -22,6 +22,7 @@ from napledger.core.read.report import SessionReport
 from napledger.core.reasons import os_reason
 from napledger.core.words import _
 from napledger.export.chart import add_charts
+from napledger.export.kept import Kept, write_kept
 from napledger.export.pages import set_up
 from napledger.export.sheet import Sheet, page_header_footer
 from napledger.export.summary import evening_title, write_rules, write_summary
@@ -58,6 +59,7 @@ def write_workbook(
     progress: Callable[[int], None] | None = None,
     *,
     exists: Exists = "refuse",
+    kept: Kept | None = None,
 ) -> Path:
     """Write ``sessions`` to an Excel workbook at ``path``; returns the path written.
 
@@ -85,6 +87,9 @@ def write_workbook(
     operating-system error (folder missing or read-only, disk full) raises
     ``NapError`` with a one-line message; the temporary file is always removed,
     and those left by a killed export are removed by the next one to that folder.
+
+    ``kept`` (the sessions' records as the service gives them) goes in a sheet nobody
+    sees, from which `import` makes the same sessions again (napledger/export/kept.py).
     """
     path = Path(path)
     target = Path(os.path.realpath(path)) if path.is_symlink() else path
@@ -101,6 +106,8 @@ def write_workbook(
     try:
         with handle:
             _fill(wb, sessions, progress)
+            if kept is not None:
+                write_kept(wb, kept)
             _save(wb, handle)
             handle.flush()
             os.fsync(handle.fileno())

@@ -345,9 +345,12 @@ class Transaction:
         dealer: str | None = None,
         carry_from: str | None = None,
         language: str | None = None,
+        as_kept: bool = False,
     ) -> Scoreboard:
+        """A new session, made current; `as_kept` (an import) carries a pot as the ledger
+        it comes from kept it, whatever chips that ledger let it be counted in."""
         row = self.book.create(
-            name, rules, players, chip_value, currency, dealer, carry_from, language
+            name, rules, players, chip_value, currency, dealer, carry_from, language, as_kept
         )
         return self.book.session(row).scoreboard()
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, replace
+from datetime import datetime
 from decimal import Decimal
 from functools import cache
 from typing import Any
@@ -190,6 +191,15 @@ class Book:
             self._locked.add(row.id)
         return row
 
+    def name_used(self, name: str) -> str | None:
+        """The name of the session called `name` (any case), if there is one."""
+        return self.db.execute(select(S.name).where(S.key == fold(name))).scalar()
+
+    def from_source(self, key: str) -> list[SessionRow]:
+        """The sessions imported from `key` (`import`: "ledger ID session N", ...)."""
+        found = self.db.execute(select(SESSIONS).where(S.source == key).order_by(S.id))
+        return [SessionRow(**row) for row in found.mappings()]
+
     def row(self, number: int) -> SessionRow | None:
         """The row of session `number`, or None where there is none (`verify` asks it of
         ids that a damaged file may point to in vain)."""
@@ -214,13 +224,14 @@ class Book:
         dealer: str | None,
         carry_from: str | None,
         language: str | None = None,
+        as_kept: bool = False,
     ) -> SessionRow:
         """A new session (`core.start` checks it), made current."""
         name, chip_value, currency = core.session_terms(name, chip_value, currency)
         if self.db.execute(select(S.id).where(S.key == fold(name))).first():
             raise core.name_taken(name)
         seating = [self._person(p) for p in core.seating_of(players)]
-        carry = None if carry_from is None else self._carry_source(carry_from)
+        carry = None if carry_from is None else self._carry_source(carry_from, as_kept)
         opening = core.start(name, rules, seating, dealer, chip_value, currency, carry)
         values: dict[str, Any] = {
             "name": opening.name,
@@ -251,7 +262,7 @@ class Book:
         self.set_current(row)
         return row
 
-    def _carry_source(self, ref: str) -> core.CarrySource:
+    def _carry_source(self, ref: str, as_kept: bool = False) -> core.CarrySource:
         source = self.find(ref, lock=True)
         return core.CarrySource(
             id=source.id,
@@ -261,6 +272,7 @@ class Book:
             currency=source.currency,
             pot=self.session(source).pot(),
             carried_into=self.session(source).carried_into(),
+            as_kept=as_kept,
         )
 
     def _person(self, name: str) -> str:
@@ -385,6 +397,102 @@ class SessionStore:
         self.db.execute(update(SESSIONS).where(S.id == self.row.id).values(**changed))
         for column, value in changed.items():
             setattr(self.row, column, value)
+
+    def came_from(self, source: str, **times: Any) -> None:
+        """An imported session: where it came from, and the times it was started and
+        closed where it was kept (`created_at`, `closed_at`; its evening keeps its date)."""
+        self._change_row(source=source, **times)
+
+    def stamp(self, kind: str, when: datetime, number: int | None = None) -> None:
+        """The change just made (`kind`: deal, void, join, leave, close, reopen; a deal's
+        or void's `number`) given the time it was first made, where it was kept (`import`)."""
+        if kind == "deal":
+            self.db.execute(
+                update(DEALS)
+                .where(D.session_id == self.row.id, D.number == number, D.status == "live")
+                .values(recorded_at=when)
+            )
+        elif kind == "void":
+            newest = (
+                select(func.max(D.revision))
+                .where(D.session_id == self.row.id, D.number == number)
+                .scalar_subquery()
+            )
+            self.db.execute(
+                update(DEALS)
+                .where(D.session_id == self.row.id, D.number == number, D.revision == newest)
+                .values(voided_at=when)
+            )
+        elif kind in ("join", "leave"):
+            last = select(func.max(R.id)).where(R.session_id == self.row.id).scalar_subquery()
+            self.db.execute(update(ROSTER).where(R.id == last).values(recorded_at=when))
+        elif kind in ("close", "reopen"):
+            last = select(func.max(C.id)).where(C.session_id == self.row.id).scalar_subquery()
+            column = "closed_at" if kind == "close" else "reopened_at"
+            self.db.execute(update(CLOSES).where(C.id == last).values({column: when}))
+            if kind == "close":
+                self._change_row(closed_at=when)
+
+    def deals_in_time(self) -> Iterator[Any]:
+        """Every deal revision (number, revision, status, record, recorded and voided
+        when), in the order they were recorded, read in batches as they are iterated."""
+        query = (
+            select(D.number, D.revision, D.status, D.record_json, D.recorded_at, D.voided_at)
+            .where(D.session_id == self.row.id)
+            .order_by(D.recorded_at, D.number, D.revision)
+            .execution_options(yield_per=STREAM_BATCH)
+        )
+        yield from self.db.execute(query)
+
+    def voids_in_time(self) -> list[Any]:
+        """The voided revisions (number, recorded and voided when), in the order voided
+        (where a ledger kept no time: as recorded)."""
+        when = func.coalesce(D.voided_at, D.recorded_at)
+        query = (
+            select(D.number, D.recorded_at, D.voided_at)
+            .where(D.session_id == self.row.id, D.status == "voided")
+            .order_by(when, D.number)
+        )
+        return list(self.db.execute(query))
+
+    def dealt_around(self, number: int) -> tuple[Any, Any]:
+        """When the last deal before `number` was first recorded, and the first from it on."""
+        first = (D.session_id == self.row.id, D.revision == 1)
+        before = select(func.max(D.recorded_at)).where(*first, D.number < number)
+        after = select(func.min(D.recorded_at)).where(*first, D.number >= number)
+        return self.db.execute(before).scalar(), self.db.execute(after).scalar()
+
+    def kept_rows(self) -> tuple[list[Any], list[Any], list[Any]]:
+        """Everything the session keeps, as stored, in the order written: its deal
+        revisions (number, revision, status, record, recorded and voided when), its roster
+        changes (from deal, kind, player, seat, when) and its closes (to, pot, shares,
+        status, closed and reopened when)."""
+        deals = self.db.execute(
+            select(D.number, D.revision, D.status, D.record_json, D.recorded_at, D.voided_at)
+            .where(D.session_id == self.row.id)
+            .order_by(D.number, D.revision)
+        ).all()
+        return list(deals), self.roster_rows(), self.close_rows()
+
+    def roster_rows(self) -> list[Any]:
+        """The roster changes as stored: from deal, kind, player, seat, when."""
+        return list(
+            self.db.execute(
+                select(R.from_deal, R.kind, R.player, R.seat, R.recorded_at)
+                .where(R.session_id == self.row.id)
+                .order_by(R.id)
+            )
+        )
+
+    def close_rows(self) -> list[Any]:
+        """The closes as stored: to, pot, shares, status, closed and reopened when."""
+        return list(
+            self.db.execute(
+                select(C.pot_to, C.pot, C.shares_json, C.status, C.closed_at, C.reopened_at)
+                .where(C.session_id == self.row.id)
+                .order_by(C.id)
+            )
+        )
 
     def dealer_now(self) -> str | None:
         """Who deals next (None once closed)."""
@@ -581,7 +689,9 @@ class SessionStore:
         return self._void(core.undo(state, before, later))
 
     def _void(self, done: core.Voided) -> core.Voided:
-        self.db.execute(update(DEALS).where(D.id == done.voided).values(status="voided"))
+        self.db.execute(
+            update(DEALS).where(D.id == done.voided).values(status="voided", voided_at=now())
+        )
         self.db.execute(delete(ENTRIES).where(E.deal_id == done.voided))
         self._rewrite(done.rescored)
         self._save(done.state)

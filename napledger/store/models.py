@@ -44,6 +44,9 @@ sessions = Table(
     Column("closed_at", UTCDateTime, nullable=True),
     # The table's own language (en, ru, pl), or None: the reader's.
     Column("language", AutoString, nullable=True),
+    # Where an imported session came from ("ledger ID session N", "sheet sha256:..."), else
+    # None: the key `import` finds an evening by, so that it is never brought in twice.
+    Column("source", AutoString, nullable=True, index=True),
 )
 
 
@@ -67,6 +70,7 @@ class SessionRow:
     created_at: datetime
     closed_at: datetime | None
     language: str | None
+    source: str | None = None
 
 
 # One revision of a deal (amending adds the next; the old one is marked replaced).
@@ -82,6 +86,7 @@ deals = Table(
     Column("record_json", AutoString, nullable=False),
     Column("pot_after", Integer, nullable=False, default=0),
     Column("recorded_at", UTCDateTime, nullable=False, default=now),
+    Column("voided_at", UTCDateTime, nullable=True),  # when a voided revision was voided
     UniqueConstraint("session_id", "number", "revision"),
     Index("ix_deals_session_status", "session_id", "status", "number"),
     Index(

@@ -329,6 +329,16 @@ def _ledger_id(connection: Connection) -> None:
     stamp(connection)
 
 
+def _import_source(connection: Connection) -> None:
+    """An imported session remembers where it came from (`import`: "ledger ID session N",
+    or a score sheet's "sheet sha256:..."), so the same evening is never brought in twice;
+    and a void keeps when it was made, so that an import replays it at the same point."""
+    connection.execute(text("ALTER TABLE sessions ADD COLUMN source VARCHAR"))
+    connection.execute(text("CREATE INDEX IF NOT EXISTS ix_sessions_source ON sessions (source)"))
+    timestamp = "TIMESTAMP" if connection.dialect.name == "postgresql" else "DATETIME"
+    connection.execute(text(f"ALTER TABLE deals ADD COLUMN voided_at {timestamp}"))
+
+
 MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("0001_initial", _initial),
     ("0002_one_live_revision", _one_live_revision),
@@ -340,6 +350,7 @@ MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("0008_session_language", _session_language),
     ("0009_deal_swings", _deal_swings),
     ("0010_ledger_id", _ledger_id),
+    ("0011_import_source", _import_source),
 ]
 
 

@@ -9,6 +9,7 @@ from fastapi.responses import Response
 
 from napledger.core.words import speaking, workbook_language
 from napledger.export.workbook import file_name, played_on, write_workbook
+from napledger.service.imports import kept_records
 from napledger.web.access import KeeperPage
 from napledger.web.site import DB
 
@@ -24,7 +25,10 @@ def download(session: int, db: DB, _key: KeeperPage) -> Response:
         with speaking(workbook_language(None, [info.language])):  # as `export` chooses
             data = [tx.report(info)]
             name = file_name([data[0].name], played_on(data))
-            content = write_workbook(data, Path(folder) / name, exists="replace").read_bytes()
+            kept = kept_records(tx, [info])  # what `import` makes the session again from
+            content = write_workbook(
+                data, Path(folder) / name, exists="replace", kept=kept
+            ).read_bytes()
     return Response(
         content,
         media_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",

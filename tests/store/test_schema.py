@@ -49,7 +49,13 @@ def test_opening_an_old_ledger_upgrades_it_after_a_backup(nap, old_db, tmp_path,
     shutil.copy(FIXTURE, pristine)
     # (and the sessions' own language, which this code reads with every session; and the
     # roster and the closes, whose counts `table --json` gives for --expect).
-    kept = ("0003_roster", "0004_closes", "0007_balances", "0008_session_language")
+    kept = (
+        "0003_roster",
+        "0004_closes",
+        "0007_balances",
+        "0008_session_language",
+        "0011_import_source",  # ... and where a session came from (`import`)
+    )
     later = [m for m in MIGRATIONS if m[0] in kept]
     monkeypatch.setattr("napledger.store.schema.MIGRATIONS", [MIGRATIONS[0], *later])
     monkeypatch.setenv("NAPLEDGER_DB", str(pristine))
