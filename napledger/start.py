@@ -38,10 +38,17 @@ def main() -> None:
 
     speak(lang)
     from napledger.cli import main as run
+
+    assemble()
+    run()
+
+
+def assemble() -> None:
+    """The program's parts that the layers keep apart, put together: the command line's
+    `serve` is handed its web server (the command line never imports the web)."""
     from napledger.cli import serve
 
     serve.server = serve_web
-    run()
 
 
 def serve_web(*given: object) -> None:

@@ -27,6 +27,9 @@ import typer.main
 from typer.testing import CliRunner, Result
 
 from napledger.cli import app
+from napledger.start import assemble
+
+assemble()  # as the program starts: `serve` is handed its web server
 
 
 def _in_memory_folder() -> str | None:
