@@ -214,7 +214,7 @@ def check_carried(s: SessionRecords, problem: ProblemMaker) -> list[Problem]:
     if source.pot != s.opening_pot:
         return [
             problem(
-                _("it opens with {chips} chips, but {source!r} carried {carried}").format(
+                _("it opens with {chips} chips, but '{source}' carried {carried}").format(
                     chips=s.opening_pot, source=source.name, carried=source.pot
                 )
             )

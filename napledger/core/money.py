@@ -103,15 +103,15 @@ def chip_value(given: Decimal | str, what: str = N_("the chip value")) -> Decima
         value, shown = Decimal(given), str(given)
     if not value.is_finite():
         raise NapError(
-            _("{what} wants an amount of money like 0.05, not {text!r}").format(
+            _("{what} wants an amount of money like 0.05, not '{text}'").format(
                 what=what, text=shown
             )
         )
     if value <= 0:
-        raise NapError(_("{what} must be more than 0, not {text!r}").format(what=what, text=shown))
+        raise NapError(_("{what} must be more than 0, not '{text}'").format(what=what, text=shown))
     if chip_places(value) > CHIP_PLACES:  # trailing zeros (0.0500000) are no finer a chip
         raise NapError(
-            _("{what} has more than {places} decimal places: {text!r}").format(
+            _("{what} has more than {places} decimal places: '{text}'").format(
                 what=what, places=CHIP_PLACES, text=shown
             )
         )

@@ -28,13 +28,13 @@ def clean_text(raw: str, what: str, limit: int = MAX_NAME) -> str:
         )
     if not fold(name):  # a lone accent can be stored but never typed again to match
         raise NapError(
-            _("the {what} {name!r} has only accent marks, no letters").format(
+            _("the {what} '{name}' has only accent marks, no letters").format(
                 what=_(what), name=name
             )
         )
     if len(name) > limit:
         raise NapError(
-            _("the {what} {name!r}… is longer than {limit} characters").format(
+            _("the {what} '{name}'… is longer than {limit} characters").format(
                 what=_(what), name=name[:20], limit=limit
             )
         )
@@ -47,7 +47,7 @@ def clean_player(raw: str) -> str:
     if fold(name) == POT:
         raise NapError(_("'pot' is the pot's account; choose another player name"))
     if "," in name:
-        raise NapError(_("a player name cannot contain a comma: {name!r}").format(name=name))
+        raise NapError(_("a player name cannot contain a comma: '{name}'").format(name=name))
     return name
 
 
@@ -68,7 +68,7 @@ def match_player(typed: str, players: Iterable[str], where: str = N_("in this se
     exact = [p for p in candidates if fold(p) == fold(typed)]
     exact = exact or [p for p in candidates if word_key(p) == key]
     if len(exact) > 1:
-        message = _("{typed!r} could be {players}; type the name as it is written")
+        message = _("'{typed}' could be {players}; type the name as it is written")
         raise NapError(message.format(typed=shown, players=", ".join(exact)))
     if exact:
         return exact[0]
@@ -77,7 +77,7 @@ def match_player(typed: str, players: Iterable[str], where: str = N_("in this se
         return starts[0]
     if starts:
         raise NapError(
-            _("{name!r} could be {players}; type more of the name").format(
+            _("'{name}' could be {players}; type more of the name").format(
                 name=shown, players=", ".join(starts)
             )
         )
@@ -92,7 +92,7 @@ def match_player(typed: str, players: Iterable[str], where: str = N_("in this se
     )
     seated = ", ".join(candidates) or _("nobody")
     raise NapError(
-        _("no player {name!r} {where} (players: {players}){hint}").format(
+        _("no player '{name}' {where} (players: {players}){hint}").format(
             name=shown, where=_(where), players=seated, hint=hint
         )
     )

@@ -34,7 +34,7 @@ def whole(text: str, what: str) -> int:
     text = text.strip()
     if WHOLE.fullmatch(text) is None:
         raise NapError(
-            _("{what} wants a whole number in digits 0-9, like 3, not {text!r}").format(
+            _("{what} wants a whole number in digits 0-9, like 3, not '{text}'").format(
                 what=what, text=text[:40]
             )
         )
@@ -56,7 +56,7 @@ def amount(text: str, what: str) -> Decimal:
     found = AMOUNT.fullmatch(text)
     if found is None:
         raise NapError(
-            _("{what} wants an amount of money like 0.05, not {text!r}").format(
+            _("{what} wants an amount of money like 0.05, not '{text}'").format(
                 what=what, text=text[:40]
             )
         )
@@ -73,7 +73,7 @@ def amount(text: str, what: str) -> Decimal:
         )
     if huge or len(digits.rstrip("0")) - point - shift > AMOUNT_DIGITS:
         raise NapError(
-            _("{what} has more than {places} decimal places: {text!r}").format(
+            _("{what} has more than {places} decimal places: '{text}'").format(
                 what=what, places=AMOUNT_DIGITS, text=text[:40]
             )
         )

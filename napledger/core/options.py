@@ -87,7 +87,7 @@ def make_deal(
         if said == PASS:
             changes |= {"bid": None, "bidder": None, "tricks": None, "made": None, "revoker": None}
         elif said is not None and rules.find(o.bid) is None:  # `amend 3 без`: how it went
-            message = _("{word!r} says how the deal went ({said}), not what was bid")
+            message = _("'{word}' says how the deal went ({said}), not what was bid")
             raise DealError(message.format(word=o.bid, said=_(SAID[said])), "bid")
         else:
             changes["bid"] = rules.bid(o.bid).name

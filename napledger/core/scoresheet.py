@@ -230,7 +230,7 @@ def _not_a_key(cell: str) -> str:
     keys = ", ".join(said(HEADER, k) for k in HEADER)
     columns = ", ".join(said(COLUMNS, c) for c in COLUMNS)
     return _(
-        "{cell!r} is not a line of the score sheet's header ({keys}), nor its row of "
+        "'{cell}' is not a line of the score sheet's header ({keys}), nor its row of "
         "column headings ({columns})"
     ).format(cell=cell[:40], keys=keys, columns=columns)
 
@@ -279,7 +279,7 @@ def _terms(
     value = checked("chip", lambda: None if chip is None else chip_value(chip))
     lang = one("language")
     if lang is not None and lang.casefold() not in LANGUAGES:
-        message = _("the language is one of {languages}, not {lang!r}").format(
+        message = _("the language is one of {languages}, not '{lang}'").format(
             languages=", ".join(LANGUAGES), lang=lang
         )
         raise SheetError(on_line(lines["language"], message), lines["language"])
@@ -311,7 +311,7 @@ def _columns(row: _Row) -> dict[int, str]:
             continue
         column = COLUMN_KEYS.get(key_of(cell))
         if column is None:
-            message = _("{cell!r} is not a column of the score sheet; the columns are {columns}")
+            message = _("'{cell}' is not a column of the score sheet; the columns are {columns}")
             known = ", ".join(said(COLUMNS, c) for c in COLUMNS)
             line = on_line(row.line, message.format(cell=cell[:40], columns=known))
             raise SheetError(line, row.line)
@@ -344,7 +344,7 @@ def _options(row: _Row, columns: Mapping[int, str]) -> tuple[DealOptions, bool]:
         if index not in columns:
             if text:
                 raise NapError(
-                    _("column {index} has no heading, so {text!r} means nothing").format(
+                    _("column {index} has no heading, so '{text}' means nothing").format(
                         index=index + 1, text=text[:40]
                     )
                 )
@@ -392,7 +392,7 @@ def _outcome(result: str, revoker: str) -> DealOptions:
     if meaning == vocabulary.REVOKE:
         if rest and revoker and vocabulary.word_key(rest) != vocabulary.word_key(revoker):
             raise NapError(
-                _("the result says {result!r} but the revoker is {revoker!r}").format(
+                _("the result says '{result}' but the revoker is '{revoker}'").format(
                     result=result, revoker=revoker
                 )
             )
@@ -407,7 +407,7 @@ def _outcome(result: str, revoker: str) -> DealOptions:
         )
     raise NapError(
         _(
-            "the result {result!r} is not the tricks taken, made, failed or a revoke "
+            "the result '{result}' is not the tricks taken, made, failed or a revoke "
             "(e.g. 3, made, failed, revoke)"
         ).format(result=result[:40])
     )

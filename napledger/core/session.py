@@ -247,7 +247,7 @@ def session_terms(
 
 
 def name_taken(name: str) -> NapError:
-    return NapError(_("there is already a session called {name!r}").format(name=name))
+    return NapError(_("there is already a session called '{name}'").format(name=name))
 
 
 def seating_of(typed: Iterable[str]) -> list[str]:
@@ -297,14 +297,14 @@ def carried_pot(source: CarrySource, chip_value: Decimal, currency: str) -> int:
     """The pot a new session takes on from `source` (docs/rules.md, "The end of a session")."""
     if source.pot_to != "carry":
         raise NapError(
-            _("session {name!r} did not carry its pot: its close shared it out").format(
+            _("session '{name}' did not carry its pot: its close shared it out").format(
                 name=source.name
             ),
             "carry",
         )
     if source.carried_into is not None:
         raise NapError(
-            _("the pot of {name!r} was already carried into {other!r}").format(
+            _("the pot of '{name}' was already carried into '{other}'").format(
                 name=source.name, other=source.carried_into
             )
         )
@@ -312,7 +312,7 @@ def carried_pot(source: CarrySource, chip_value: Decimal, currency: str) -> int:
         # The box holds money: counted in other chips it would grow or shrink on the way.
         raise NapError(
             _(
-                "the pot of {name!r} is in chips of {chip}: "
+                "the pot of '{name}' is in chips of {chip}: "
                 "start this session with that chip value and currency"
             ).format(name=source.name, chip=f"{source.chip_value} {source.currency}".strip()),
             "chip",
@@ -341,7 +341,7 @@ def still_open(state: SessionState) -> SessionState:
     if state.closed:
         raise NapError(
             _(
-                "session {name!r} is closed; `reopen` takes the close back "
+                "session '{name}' is closed; `reopen` takes the close back "
                 "(unless its pot was carried on), `new` starts another"
             ).format(name=state.name)
         )
@@ -407,12 +407,12 @@ def target(state: SessionState, number: int, later: Sequence[LiveDeal]) -> LiveD
         # Every version of it is voided: it is there in `hands`, and it stays voided.
         raise NapError(
             _(
-                "deal {n} of {name!r} is voided and stays so (`hands` shows it); "
+                "deal {n} of '{name}' is voided and stays so (`hands` shows it); "
                 "to count it after all, record it again as a new deal"
             ).format(n=number, name=state.name)
         )
     raise NapError(
-        _("no deal {n} to change in {name!r} (`napledger hands` lists them)").format(
+        _("no deal {n} to change in '{name}' (`napledger hands` lists them)").format(
             n=number, name=state.name
         )
     )
@@ -480,7 +480,7 @@ def undo(state: SessionState, before: LiveDeal | None, later: Sequence[LiveDeal]
     live deal itself with its changes (as for `void`)."""
     still_open(state)
     if state.last_live is None:
-        raise NapError(_("nothing to undo in {name!r}").format(name=state.name))
+        raise NapError(_("nothing to undo in '{name}'").format(name=state.name))
     return void(state, state.last_live.number, before, later)
 
 
@@ -616,7 +616,7 @@ def close(state: SessionState, pot_to: str, agreed: str | None = None) -> Closed
     if agreed is not None and plan.digest != agreed:
         # Another table wrote while the question was asked: what was agreed no longer holds.
         raise NapError(
-            _("{name!r} changed while you were asked; nothing was closed").format(name=state.name)
+            _("'{name}' changed while you were asked; nothing was closed").format(name=state.name)
         )
     shares = changes_from(plan.payments)
     new = replace(state, closed=True, totals=balances_after(state.totals, shares))
@@ -627,10 +627,10 @@ def reopen(state: SessionState, shares: Chips, carried_into: str | None) -> Reop
     """The close taken back: its `shares` of the pot are undone (the store keeps the
     close, voided). Refused once the pot went on into session `carried_into`."""
     if not state.closed:
-        raise NapError(_("session {name!r} is not closed").format(name=state.name))
+        raise NapError(_("session '{name}' is not closed").format(name=state.name))
     if carried_into is not None:
         raise NapError(
-            _("the pot of {name!r} was carried into {other!r}, so it cannot be reopened").format(
+            _("the pot of '{name}' was carried into '{other}', so it cannot be reopened").format(
                 name=state.name, other=carried_into
             )
         )
@@ -680,7 +680,7 @@ def pot_choice_error(typed: str, seating: Sequence[str]) -> str:
     hint = _("; did you mean {player}?").format(player=choices[near[0]]) if near else ""
     return _(
         "the pot is split, carried or given to a player at the table ({players}), "
-        "not {typed!r}{hint}"
+        "not '{typed}'{hint}"
     ).format(players=", ".join(seating), typed=typed, hint=hint)
 
 

@@ -93,7 +93,7 @@ def meaning(text: str) -> str | None:
     found = meanings(text)
     if len(found) > 1:
         both = _(" or ").join(sorted(_(SAID[m]) for m in found))
-        message = _("{word!r} could mean {both}; say it another way")
+        message = _("'{word}' could mean {both}; say it another way")
         raise NapError(message.format(word=text, both=both))
     return next(iter(found), None)
 

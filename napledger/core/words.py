@@ -95,7 +95,7 @@ def checked(given: str) -> str:
     code = given.strip().replace("-", "_").partition("_")[0].lower()
     if code not in LANGUAGES:
         raise NapError(
-            _("unknown language {given!r}; napledger speaks {known}").format(
+            _("unknown language '{given}'; napledger speaks {known}").format(
                 given=given, known=", ".join(LANGUAGES)
             )
         )

@@ -181,7 +181,7 @@ class Book:
                 raise NapError(
                     _("no current session; start one with `napledger new` or pick one with `use`")
                 )
-            raise NapError(_("no session {ref!r}; `napledger sessions` lists them").format(ref=ref))
+            raise NapError(_("no session '{ref}'; `napledger sessions` lists them").format(ref=ref))
         row = SessionRow(**found)
         if ref is None:
             self._current = row.id

@@ -119,7 +119,7 @@ def resolve_url(db: str | None) -> str:
     except RuntimeError:  # ~nosuchuser/…
         user = value.split("/", 1)[0]
         raise NapError(
-            _("no home folder for {user} in the database path {path!r}").format(
+            _("no home folder for {user} in the database path '{path}'").format(
                 user=user, path=value
             )
         ) from None
@@ -142,7 +142,7 @@ def make_engine(url: str, write: bool, opened: OpenedFile | None = None) -> Engi
         parsed = make_url(url)
     except exc.ArgumentError:
         raise NapError(
-            _("cannot understand the database address {url!r}").format(url=url)
+            _("cannot understand the database address '{url}'").format(url=url)
         ) from None
     if parsed.get_backend_name() not in ("sqlite", "postgresql"):
         raise NapError(
@@ -155,7 +155,7 @@ def make_engine(url: str, write: bool, opened: OpenedFile | None = None) -> Engi
             engine = create_engine(url)
         except (exc.ArgumentError, ImportError) as error:
             raise NapError(
-                _("cannot use database {url!r}: {why}").format(url=describe(url), why=error)
+                _("cannot use database '{url}': {why}").format(url=describe(url), why=error)
             ) from None
         if engine.dialect.name == "postgresql":
             _postgres_in_utc(engine)
@@ -166,14 +166,14 @@ def make_engine(url: str, write: bool, opened: OpenedFile | None = None) -> Engi
         # SQLite's own options (timeout, uri, mode, …) are napledger's to set.
         options = "&".join(f"{k}={v}" for k, v in parsed.query.items())
         raise NapError(
-            _("napledger sets SQLite's options itself; drop ?{options} from {url!r}").format(
+            _("napledger sets SQLite's options itself; drop ?{options} from '{url}'").format(
                 options=options, url=url
             )
         )
     if not parsed.database or parsed.database == ":memory:":
         raise NapError(
             _(
-                "{url!r} is a database in memory, gone when the command ends; give a file path"
+                "'{url}' is a database in memory, gone when the command ends; give a file path"
             ).format(url=url)
         )
     path = sqlite_path(parsed.database, write)

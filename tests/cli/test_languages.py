@@ -16,9 +16,9 @@ PL = ("Łukasz", "Zofia", "Wojtek", "Ania")
 # Words that stay as they are in every language: the
 # program's name,
 # and (stripped before the check) what a person types — commands in backticks, options,
-# quoted typed values — and the rule keys `variants` names.
+# quoted typed values ('…', «…», „…”) — and the rule keys `variants` names.
 KEPT = {"Error", "napledger"}
-TYPED = re.compile(r"`[^`]*`|--?[a-z][\w-]*(?:=\w+)?|'[^']*'|\b[a-z]+_[a-z_]+\b")
+TYPED = re.compile(r"`[^`]*`|--?[a-z][\w-]*(?:=\w+)?|'[^']*'|«[^»]*»|„[^”]*”|\b[a-z]+_[a-z_]+\b")
 LATIN = re.compile(r"[A-Za-z]+")
 
 
@@ -179,7 +179,7 @@ def test_every_error_of_a_russian_evening_is_in_russian(nap, russian):
         assert "закрыта" in said
     nap(f"new суббота --players {','.join(RU)} --variant russian")
     said = nap.fails("undo")
-    assert said == "Ошибка: в партии 'суббота' нечего отменять"
+    assert said == "Ошибка: в партии «суббота» нечего отменять"
 
 
 def test_a_polish_evening_reads_in_polish(nap, polish):

@@ -43,7 +43,7 @@ KEPT = {
     "import", "csv",
 }  # fmt: skip
 TYPED = re.compile(
-    r"`[^`]*`|--?[a-z][\w-]*(?:=\S+)?|'[^']*'|\b[a-z]+_[a-z_]+\b|\b[A-Z]+_[A-Z_]+\b|https?://\S+|(?<!\w)/\S+"
+    r"`[^`]*`|--?[a-z][\w-]*(?:=\S+)?|'[^']*'|«[^»]*»|„[^”]*”|\b[a-z]+_[a-z_]+\b|\b[A-Z]+_[A-Z_]+\b|https?://\S+|(?<!\w)/\S+"
 )
 LATIN = re.compile(r"[A-Za-z]+")
 

@@ -54,12 +54,12 @@ def house_rules(paths: Sequence[str]) -> dict[str, Rules]:
         if rules.name in list_presets() or rules.name in found:
             said = (
                 _(
-                    "rule file {path} names its game {name!r}, which is a preset's name; "
+                    "rule file {path} names its game '{name}', which is a preset's name; "
                     "give it a name of its own (name = ...)"
                 )
                 if rules.name in list_presets()
                 else _(
-                    "rule file {path} names its game {name!r}, which is another file's "
+                    "rule file {path} names its game '{name}', which is another file's "
                     "name; give it a name of its own (name = ...)"
                 )
             )
@@ -90,7 +90,7 @@ def chosen_rules(
         rules = load_preset(game)
     else:
         known = ", ".join([*list_presets(), *house])
-        raise NapError(_("no game {game!r}: choose one of {known}").format(game=game, known=known))
+        raise NapError(_("no game '{game}': choose one of {known}").format(game=game, known=known))
     offered = {s.key: s.value for g in games(house) if g.name == game for s in g.settings}
     changed = [
         f"{key}={value.strip()}"

@@ -89,7 +89,7 @@ def load_preset(name: str) -> Rules:
     if name not in list_presets():
         known = ", ".join(list_presets())
         raise RuleError(
-            _("unknown variant {name!r}; the presets are {known}, or give a .toml file").format(
+            _("unknown variant '{name}'; the presets are {known}, or give a .toml file").format(
                 name=name, known=known
             )
         )
@@ -189,7 +189,7 @@ def _check_words(rules: Rules, source: str) -> None:
             # `пас` or `без` typed for a bid would be read as pass or failed: never guessed.
             said = _(" or ").join(sorted(_(SAID[m]) for m in meanings(word)))
             if said:
-                message = _("{source}: bids[{n}] {bid}: {word!r} already means {said} at the "
+                message = _("{source}: bids[{n}] {bid}: '{word}' already means {said} at the "
                             "table, so it cannot name a bid")  # fmt: skip
                 raise RuleError(
                     message.format(source=source, n=i + 1, bid=bid.name, word=word, said=said)
@@ -200,10 +200,10 @@ def _check_words(rules: Rules, source: str) -> None:
             said = _("the {what} {name!r} has control characters in it")
             raise RuleError(f"{source}: " + said.format(what=what, name=text[:40]))
         if text and not fold(text):
-            said = _("the {what} {name!r} has only accent marks, no letters")
+            said = _("the {what} '{name}' has only accent marks, no letters")
             raise RuleError(f"{source}: " + said.format(what=what, name=text))
         if len(text) > limit:
-            said = _("the {what} {name!r}… is longer than {limit} characters")
+            said = _("the {what} '{name}'… is longer than {limit} characters")
             raise RuleError(f"{source}: " + said.format(what=what, name=text[:20], limit=limit))
 
 
@@ -298,7 +298,7 @@ def rules_from_dict(data: Mapping[str, Any], source: str = "rules") -> Rules:
     buying = _text(data, "buying", source, default="anyone")
     if buying not in BUYING:
         raise RuleError(
-            _("{source}: buying is one of {choices}, not {value!r}").format(
+            _("{source}: buying is one of {choices}, not '{value}'").format(
                 source=source, choices=", ".join(BUYING), value=buying
             )
         )
@@ -339,7 +339,7 @@ def _for_new_sessions(rules: Rules, source: str) -> Rules:
     sits_out = rules.settings.dealer_sits_out_from
     if sits_out is not None and sits_out < FEWEST_TO_SIT_OUT:
         raise RuleError(
-            _("{where}: {key} is off or from {low} to 11 players, not {value!r}").format(
+            _("{where}: {key} is off or from {low} to 11 players, not '{value}'").format(
                 where=source, key="dealer_sits_out_from", low=FEWEST_TO_SIT_OUT, value=sits_out
             )
         )
@@ -353,7 +353,7 @@ def with_overrides(rules: Rules, pairs: Iterable[str]) -> Rules:
         key, sep, value = pair.partition("=")
         key = key.strip().replace("-", "_")
         if not sep or not key:
-            raise RuleError(_("--rule wants KEY=VALUE, not {pair!r}").format(pair=pair))
+            raise RuleError(_("--rule wants KEY=VALUE, not '{pair}'").format(pair=pair))
         why = rules.why_absent(key)
         if why is not None:
             raise RuleError(
@@ -364,7 +364,7 @@ def with_overrides(rules: Rules, pairs: Iterable[str]) -> Rules:
         if key not in values:
             known = ", ".join(sorted(k for k in values if rules.why_absent(k) is None))
             raise RuleError(
-                _("unknown rule {key!r}; the rules are: {known}").format(key=key, known=known)
+                _("unknown rule '{key}'; the rules are: {known}").format(key=key, known=known)
             )
         values[key] = _parse_value(key, value.strip())
     return _for_new_sessions(
@@ -381,13 +381,13 @@ def _parse_value(key: str, value: str) -> Any:
     if key == "dealer_peeps":
         if word not in DEALER_PEEPS:
             raise RuleError(
-                _("rule dealer_peeps is free, pays or never, not {value!r}").format(value=value)
+                _("rule dealer_peeps is free, pays or never, not '{value}'").format(value=value)
             )
         return word
     if key in CHIP_SETTINGS or key in ("dealer_sits_out_from", "purchase_max_dealt"):
         if not is_whole(value):
             raise RuleError(
-                _("rule {key} wants a whole number of chips, not {value!r}").format(
+                _("rule {key} wants a whole number of chips, not '{value}'").format(
                     key=key, value=value
                 )
             )
@@ -396,7 +396,7 @@ def _parse_value(key: str, value: str) -> Any:
         return True
     if word in FALSE_WORDS:
         return False
-    raise RuleError(_("rule {key} is on or off, not {value!r}").format(key=key, value=value))
+    raise RuleError(_("rule {key} is on or off, not '{value}'").format(key=key, value=value))
 
 
 def _settings(raw: Any, bids: tuple[Bid, ...], source: str) -> Settings:
@@ -415,7 +415,7 @@ def _settings(raw: Any, bids: tuple[Bid, ...], source: str) -> Settings:
     max_dealt = _players_or_off(values, "purchase_max_dealt", 1, 1, where)
     if values["dealer_peeps"] not in DEALER_PEEPS:
         raise RuleError(
-            _("{where}: dealer_peeps is free, pays or never, not {value!r}").format(
+            _("{where}: dealer_peeps is free, pays or never, not '{value}'").format(
                 where=where, value=values["dealer_peeps"]
             )
         )
@@ -445,7 +445,7 @@ def _players_or_off(
         return None
     if value is not None and (type(value) is not int or not low <= value <= 11):
         raise RuleError(
-            _("{where}: {key} is off or from {low} to 11 players, not {value!r}").format(
+            _("{where}: {key} is off or from {low} to 11 players, not '{value}'").format(
                 where=where, key=key, low=shown_low, value=value
             )
         )
@@ -459,7 +459,7 @@ def _bid(raw: Any, where: str, hand_size: int) -> Bid:
     name = _text(raw, "name", where)
     if name.isdigit() or fold(name) == "pot":
         raise RuleError(
-            _("{where}: {name!r} cannot be a bid's name").format(where=where, name=name)
+            _("{where}: '{name}' cannot be a bid's name").format(where=where, name=name)
         )
     misere = _boolean(raw, "misere", where, default=False)
     tricks = _whole(raw, "tricks", where, low=0 if misere else 1, high=hand_size, default=0)
@@ -475,13 +475,13 @@ def _bid(raw: Any, where: str, hand_size: int) -> Bid:
     # frozen with its old aliases, must load as they were.)
     for word in (w for _lang, w in (*names, *words)):
         if word.isdigit() or fold(word) == "pot":
-            raise RuleError(_("{where}: {word!r} cannot name a bid").format(where=where, word=word))
+            raise RuleError(_("{where}: '{word}' cannot name a bid").format(where=where, word=word))
     toggle = raw.get("toggle")
     if toggle is not None and (
         not isinstance(toggle, str) or not TOGGLE_RE.match(toggle) or toggle in SETTING_DEFAULTS
     ):
         raise RuleError(
-            _("{where}: toggle must be a new lower-case rule key, not {toggle!r}").format(
+            _("{where}: toggle must be a new lower-case rule key, not '{toggle}'").format(
                 where=where, toggle=toggle
             )
         )
@@ -533,7 +533,7 @@ def _names(raw: Any, where: str) -> tuple[tuple[str, str], ...]:
 
 def _language(code: Any, where: str) -> str:
     if not isinstance(code, str) or not LANGUAGE_RE.match(code):
-        message = _("{where}: {code!r} is not a language code such as en, ru or pl")
+        message = _("{where}: '{code}' is not a language code such as en, ru or pl")
         raise RuleError(message.format(where=where, code=code))
     return code
 
@@ -544,7 +544,7 @@ def _check_ladder(bids: tuple[Bid, ...], source: str) -> None:
         for word in dict.fromkeys(word_key(w) for w in bid.spellings):
             if word in seen:
                 raise RuleError(
-                    _("{source}: {word!r} names both {bid} and {other}").format(
+                    _("{source}: '{word}' names both {bid} and {other}").format(
                         source=source, word=word, bid=seen[word].name, other=bid.name
                     )
                 )
@@ -570,7 +570,7 @@ def _no_unknown(raw: Mapping[str, Any], known: set[str], where: str) -> None:
     unknown = sorted(set(raw) - known)
     if unknown:
         raise RuleError(
-            _("{where}: unknown key {key!r}; known keys: {known}").format(
+            _("{where}: unknown key '{key}'; known keys: {known}").format(
                 where=where, key=unknown[0], known=", ".join(sorted(known))
             )
         )
@@ -591,7 +591,7 @@ def _whole(
         raise RuleError(_("{where}: {key} is missing").format(where=where, key=key))
     if isinstance(value, bool) or not isinstance(value, int):
         raise RuleError(
-            _("{where}: {key} must be a whole number, not {value!r}").format(
+            _("{where}: {key} must be a whole number, not '{value}'").format(
                 where=where, key=key, value=value
             )
         )
@@ -608,7 +608,7 @@ def _boolean(raw: Mapping[str, Any], key: str, where: str, default: bool | None 
     value = raw.get(key, default)
     if not isinstance(value, bool):
         raise RuleError(
-            _("{where}: {key} must be true or false, not {value!r}").format(
+            _("{where}: {key} must be true or false, not '{value}'").format(
                 where=where, key=key, value=value
             )
         )

@@ -157,7 +157,7 @@ class Rules:
         if found is None:
             names = ", ".join(b.called(language()) for b in self.enabled_bids)
             raise DealError(
-                _("unknown bid {bid!r} in {game}; the bids are: {bids}").format(
+                _("unknown bid '{bid}' in {game}; the bids are: {bids}").format(
                     bid=text, game=game_name(self), bids=names
                 ),
                 "bid",
