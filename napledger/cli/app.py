@@ -596,7 +596,7 @@ def purchase(item: str) -> tuple[str, int]:
     player, sep, count = item.rpartition("=")
     if not sep:
         raise NapError(_("--buy wants PLAYER=N (cards bought), not '{item}'").format(item=item))
-    return player, whole(count, "--buy PLAYER=N")
+    return player, whole(count, "--buy " + pgettext("placeholder", "PLAYER=N"))
 
 
 def deal_options(*names: str) -> Callable[[Callable[..., None]], Callable[..., None]]:

@@ -26,7 +26,8 @@ MADE, FAILED, REVOKE, PASS = "made", "failed", "revoke", "pass"
 PLAIN_LETTERS = str.maketrans({"ł": "l", "ø": "o", "đ": "d", "ħ": "h", "ı": "i", "ŀ": "l"})
 
 # language -> meaning -> the words a table says for it, the plainest first. Feminine forms
-# too: `взяла` is what a table says when Lena made her bid.
+# too: `взяла` is what a table says when Lena made her bid. And the word each result is
+# shown with (`сыграно`, `ugrana`, `przegrana`): what is shown can be typed back.
 # fmt: off
 WORDS: dict[str, dict[str, tuple[str, ...]]] = {
     "en": {
@@ -36,16 +37,16 @@ WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         PASS: ("pass", "passed"),
     },
     "ru": {
-        MADE: ("взял", "взяла", "сыграл", "сыграла", "сделал", "сделала"),
+        MADE: ("взял", "взяла", "сыграл", "сыграла", "сделал", "сделала", "сыграно"),
         FAILED: ("не взял", "не взяла", "не сыграл", "не сыграла", "не сделал", "не сделала",
                  "без", "провал", "провалил", "провалила", "недобор", "сел", "села"),
         REVOKE: ("ренонс",),
         PASS: ("пас", "пасс"),
     },
     "pl": {
-        MADE: ("ugrał", "ugrała", "wygrał", "wygrała", "zrobił", "zrobiła"),
+        MADE: ("ugrał", "ugrała", "wygrał", "wygrała", "zrobił", "zrobiła", "ugrana"),
         FAILED: ("nie ugrał", "nie ugrała", "przegrał", "przegrała", "bez", "wpadł", "wpadła",
-                 "wpadka"),
+                 "wpadka", "przegrana"),
         REVOKE: ("renons",),
         PASS: ("pas",),
     },

@@ -138,7 +138,7 @@ def _write_part(
     signed = max(
         (money_format(s.currency, s.chip_value, signed=True) for s in part.sessions), key=len
     )
-    suffix = f" ({part.currency})" if number else ""
+    suffix = f" ({part.currency})" if number and part.currency else ""
     players = [p for s in sessions if s in part.sessions for p in s.players]
     # In the board's order: most money first, as the terminal lists them.
     listed = parties({p: part.net.get(p, Decimal(0)) for p in [*players, *part.net]}, players)

@@ -261,3 +261,14 @@ def test_a_short_form_in_russian_or_polish_makes_the_deal_english_makes(
     english = parse(line(bid.name, english_result, "paweł"), seated, rules, commands)
     local = parse(line(local_bid, local_result, "pawel"), seated, rules, commands)
     assert deal_of(local, rules, base) == deal_of(english, rules, base)
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "pl"])
+def test_each_result_is_typed_back_as_it_is_shown(lang):
+    """A deal's result read on the screen (`сыграно`, `ugrana`, `przegrana`) is a word
+    `hand` and `play` take for it (#35: every result shown is accepted when typed)."""
+    from napledger.core.words import _
+
+    with speaking(lang):
+        shown = {MADE: _("made"), FAILED: _("failed")}
+    assert {meaning(word): said for said, word in shown.items()} == {MADE: MADE, FAILED: FAILED}
