@@ -365,3 +365,24 @@ def test_a_score_sheet_gets_once_only_as_and_dry_run_alike(tmp_path):
         with club.read() as tx:
             names = [b.session.name for b in tx.sessions()]
             assert sorted(names) == ["вечер 2", "вечер у Бориса"]
+
+
+def test_an_emptied_cell_is_said_empty_not_none(home, tmp_path):
+    """A cell emptied by hand (or filled where the deals leave it empty) is said in words:
+    no table reads None."""
+    with Database(str(home)) as db:
+        workbook = export(db, tmp_path / "home.xlsx")
+    wb = openpyxl.load_workbook(workbook)
+    sheet = wb["Summary"]
+    cell = next(
+        c for row in sheet.iter_rows() for c in row if isinstance(c.value, int | float) and c.value
+    )
+    shown = cell.value
+    cell.value = None
+    edited = tmp_path / "emptied.xlsx"
+    wb.save(edited)
+    with Database() as club, pytest.raises(NapError) as refused:
+        import_(club, str(edited))
+    said = str(refused.value)
+    assert f"cell {cell.coordinate} is empty, the deals give {shown!r}" in said
+    assert "None" not in said

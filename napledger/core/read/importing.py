@@ -94,7 +94,18 @@ def not_napledger_workbook(path: str) -> str:
 
 
 def edited(sheet: str, cell: str, says: object, deals_give: object) -> str:
-    """A visible cell of the workbook is not what the deals give: edited by hand."""
+    """A visible cell of the workbook is not what the deals give: edited by hand. An empty
+    cell is said in words (never as None, which no table reads)."""
+    if says is None:
+        return _(
+            "the workbook was changed by hand: sheet {sheet!r}, cell {cell} is empty, "
+            "the deals give {give!r}; nothing was imported"
+        ).format(sheet=sheet, cell=cell, give=deals_give)
+    if deals_give is None:
+        return _(
+            "the workbook was changed by hand: sheet {sheet!r}, cell {cell} says {says!r}, "
+            "the deals leave it empty; nothing was imported"
+        ).format(sheet=sheet, cell=cell, says=says)
     return _(
         "the workbook was changed by hand: sheet {sheet!r}, cell {cell} says {says!r}, "
         "the deals give {give!r}; nothing was imported"
