@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from napledger.core.errors import NapError
 from napledger.core.read.messages import on_line
+from napledger.core.reasons import os_reason
 from napledger.core.rules import Rules, load_rules
 from napledger.core.scoresheet import Sheet, SheetError, parse_sheet
 from napledger.core.words import _
@@ -54,7 +55,7 @@ def _text(path: Path) -> str:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as error:
         raise NapError(
-            _("cannot read {path}: {why}").format(path=path, why=error.strerror)
+            _("cannot read {path}: {why}").format(path=path, why=os_reason(error))
         ) from None
     if not stat.S_ISREG(os.fstat(fd).st_mode):  # a folder, a FIFO: before it is read
         os.close(fd)

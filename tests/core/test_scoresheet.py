@@ -236,7 +236,7 @@ def test_what_a_sheet_lacks_is_said_without_a_line():
 def test_a_refusal_is_said_in_the_tables_language():
     with speaking("ru"):
         error = refused(HEADER + COLUMNS + ";Ann;три;пусто\n")
-    assert str(error).startswith("строка 5: ") and "«пусто»" in str(error)
+    assert str(error).startswith("строка 5: ") and "исход «пусто»" in str(error)
     with speaking("pl"):
         error = refused(HEADER + COLUMNS + ";Ann;trzy;\n")
     assert str(error).startswith("wiersz 5: ")

@@ -309,8 +309,8 @@ def test_a_workbook_with_one_cell_edited_is_refused_naming_it(home, tmp_path):
         with pytest.raises(NapError) as refused:
             import_(club, str(edited))
         said = str(refused.value)
-        assert f"sheet 'Summary', cell {cell.coordinate} says {shown + 1!r}" in said
-        assert f"the deals give {shown!r}" in said
+        assert f"sheet 'Summary', cell {cell.coordinate} says '{shown + 1}'" in said
+        assert f"the deals give '{shown}'" in said
         with club.read() as tx:
             assert tx.sessions() == []
         assert import_(club, str(workbook)).imported  # the workbook as written: imported
@@ -365,3 +365,24 @@ def test_a_score_sheet_gets_once_only_as_and_dry_run_alike(tmp_path):
         with club.read() as tx:
             names = [b.session.name for b in tx.sessions()]
             assert sorted(names) == ["вечер 2", "вечер у Бориса"]
+
+
+def test_an_emptied_cell_is_said_empty_not_none(home, tmp_path):
+    """A cell emptied by hand (or filled where the deals leave it empty) is said in words:
+    no table reads None."""
+    with Database(str(home)) as db:
+        workbook = export(db, tmp_path / "home.xlsx")
+    wb = openpyxl.load_workbook(workbook)
+    sheet = wb["Summary"]
+    cell = next(
+        c for row in sheet.iter_rows() for c in row if isinstance(c.value, int | float) and c.value
+    )
+    shown = cell.value
+    cell.value = None
+    edited = tmp_path / "emptied.xlsx"
+    wb.save(edited)
+    with Database() as club, pytest.raises(NapError) as refused:
+        import_(club, str(edited))
+    said = str(refused.value)
+    assert f"cell {cell.coordinate} is empty, the deals give '{shown}'" in said
+    assert "None" not in said

@@ -13,6 +13,7 @@ import pytest
 from napledger.core.errors import NapError
 from napledger.core.options import DealOptions
 from napledger.core.scoresheet import SheetDeal
+from napledger.core.words import speaking
 from napledger.service.api import Database
 from napledger.service.scoresheet import SheetError, read_sheet, write_sheet
 
@@ -151,6 +152,13 @@ def test_a_missing_file_or_a_folder_is_one_clear_line(tmp_path):
         read_sheet(tmp_path / "nothing.csv")
     with pytest.raises(NapError, match="is not a regular file"):
         read_sheet(tmp_path)
+
+
+def test_a_missing_file_is_said_in_the_tables_language(tmp_path):
+    """The system's reason is napledger's own words, not the C library's English."""
+    with speaking("ru"), pytest.raises(NapError) as caught:
+        read_sheet(tmp_path / "nothing.csv")
+    assert str(caught.value).endswith("нет такого файла или папки")
 
 
 def test_a_rule_file_is_found_beside_the_sheet(tmp_path, database):

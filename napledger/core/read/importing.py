@@ -46,7 +46,7 @@ def nothing_new() -> str:
 
 def name_used(name: str) -> str:
     return _(
-        "there is already a session called {name!r}; give --as NAME to import it under another name"
+        "there is already a session called '{name}'; give --as NAME to import it under another name"
     ).format(name=name)
 
 
@@ -55,7 +55,7 @@ def as_one() -> str:
 
 
 def no_such(ref: str) -> str:
-    return _("the source has no session {ref!r}").format(ref=ref)
+    return _("the source has no session '{ref}'").format(ref=ref)
 
 
 def no_sessions() -> str:
@@ -65,7 +65,7 @@ def no_sessions() -> str:
 def carried_first(name: str, source: str) -> str:
     """Session `name` carries on the pot of a session that is neither here nor imported."""
     return _(
-        "session {name!r} carries on the pot of session {source!r}; import that session "
+        "session '{name}' carries on the pot of session '{source}'; import that session "
         "first, or with it"
     ).format(name=name, source=source)
 
@@ -73,11 +73,11 @@ def carried_first(name: str, source: str) -> str:
 def not_exact(name: str, number: int | None) -> str:
     if number is None:
         return _(
-            "session {name!r} could not be made again exactly as it was kept (its closes); "
+            "session '{name}' could not be made again exactly as it was kept (its closes); "
             "nothing was imported"
         ).format(name=name)
     return _(
-        "session {name!r} could not be made again exactly as it was kept (deal {n}); "
+        "session '{name}' could not be made again exactly as it was kept (deal {n}); "
         "nothing was imported"
     ).format(name=name, n=number)
 
@@ -94,10 +94,21 @@ def not_napledger_workbook(path: str) -> str:
 
 
 def edited(sheet: str, cell: str, says: object, deals_give: object) -> str:
-    """A visible cell of the workbook is not what the deals give: edited by hand."""
+    """A visible cell of the workbook is not what the deals give: edited by hand. An empty
+    cell is said in words (never as None, which no table reads)."""
+    if says is None:
+        return _(
+            "the workbook was changed by hand: sheet '{sheet}', cell {cell} is empty, "
+            "the deals give '{give}'; nothing was imported"
+        ).format(sheet=sheet, cell=cell, give=deals_give)
+    if deals_give is None:
+        return _(
+            "the workbook was changed by hand: sheet '{sheet}', cell {cell} says '{says}', "
+            "the deals leave it empty; nothing was imported"
+        ).format(sheet=sheet, cell=cell, says=says)
     return _(
-        "the workbook was changed by hand: sheet {sheet!r}, cell {cell} says {says!r}, "
-        "the deals give {give!r}; nothing was imported"
+        "the workbook was changed by hand: sheet '{sheet}', cell {cell} says '{says}', "
+        "the deals give '{give}'; nothing was imported"
     ).format(sheet=sheet, cell=cell, says=says, give=deals_give)
 
 
