@@ -46,12 +46,12 @@ KEY = "benchmark-secret"  # as bench_serve's servers are started with
 REPLAYS = 10
 STREAMS_AT_1024, VIEWERS_AT_256, KEEPER_LOADS = 800, 15, 20
 FLOOD, FLOOD_FILES, FLOODS = 2000, 4096, 3
-SETTLE = 30.0  # seconds at most for the server to close a flood's streams and settle
+SETTLE = 60.0  # seconds at most for the server to close a flood's streams and settle
 WRONG_KEYS = 200
 # How long the server must rest with its memory still, once every connection has closed,
-# to count as settled: longer than the wait before a flood's memory is handed back
-# (crowd.TRIM_AFTER), and than the moment after it in which worker threads end.
-QUIET = 4.0
+# to count as settled: longer than the waits before a flood's memory is handed back
+# (crowd.TRIM_AFTER, then crowd.TRIM_AGAIN for the connections left).
+QUIET = 12.0
 
 Start = Callable[..., tuple[object, str]]
 

@@ -20,6 +20,7 @@ connections' own objects are freed too.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ctypes
 import functools
 import gc
@@ -28,11 +29,18 @@ from collections import Counter
 from collections.abc import Callable
 from typing import cast
 
+from napledger.web.bounded import REQUEST_SECONDS
+
 LIFETIME = 15 * 60.0  # seconds a stream lives before the page reconnects
 RETRY_MS = 5_000  # how long a page waits before it reconnects, told with every stream
 CROWDED_RETRY_MS = 30_000  # a stream refused for the crowd tries again after this
 FLOOD = 64  # streams after whose going the memory they took is handed back
 TRIM_AFTER = 2.0  # seconds after a flood's last stream: its connection is gone too
+# Seconds after that for a second pass: the flood's other connections (those refused a
+# stream, kept alive after their answer) are closed by then, by their own deadline
+# (bounded.REQUEST_SECONDS) or uvicorn's keep-alive timeout (5 s); they are cycles,
+# freed by the collector only.
+TRIM_AGAIN = REQUEST_SECONDS
 
 
 class Crowded(Exception):
@@ -85,6 +93,8 @@ class Crowd:
         self.trimming = None
         self.peak = self.count  # the next flood is counted from here
         self.trim()
+        with contextlib.suppress(RuntimeError):  # no loop: nothing is left to close
+            asyncio.get_running_loop().call_later(TRIM_AGAIN, self.trim)
 
 
 def trim_memory() -> None:
@@ -97,7 +107,8 @@ def trim_memory() -> None:
     Then glibc's `malloc_trim(0)` hands the C heap's free pages back, those in the middle
     of the heap included, which `free` never does by itself (it only shrinks the top).
     It is sound: it only returns pages that hold no allocation, and costs some
-    milliseconds, so it runs once a flood, not on every close. Where the C library is not
+    milliseconds, so it runs once a flood (and once more when the flood's last
+    connections have closed: TRIM_AGAIN), not on every close. Where the C library is not
     glibc (macOS, musl, Windows) there is no such function and nothing is done.
     What stays is CPython's own small-object allocator: a 1 MB arena is returned only
     when every block in it is free, and a few objects made during the flood and still
