@@ -26,7 +26,8 @@ Run from the repository root: ``python benchmarks/bench_serve.py``. Everything h
   every form, 800 streams at 1,024 files and 15 viewers at 256, a flood of 2,000 streams
   three times (the memory idle, at its peak and after, with ratios), a `cp` restore and a
   moved file under a running server, 200 wrong keys beside the right one (its p95 against
-  100 ms, with the load average). About 90 s.
+  100 ms, with the load average). About 150 s (each flood is measured once the server
+  has settled, past its two passes over the memory).
 * ``--trickle``: only the attack. The server runs under ``ulimit -n 1024`` while 1,100
   connections send one header byte every 2 s; the viewers' page must still be answered
   within 2 s and the server's stderr stay under 100 lines. About 40 s.

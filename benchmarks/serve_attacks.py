@@ -46,8 +46,12 @@ KEY = "benchmark-secret"  # as bench_serve's servers are started with
 REPLAYS = 10
 STREAMS_AT_1024, VIEWERS_AT_256, KEEPER_LOADS = 800, 15, 20
 FLOOD, FLOOD_FILES, FLOODS = 2000, 4096, 3
-SETTLE = 5.0  # seconds for the server to hear every stream of a flood close
+SETTLE = 60.0  # seconds at most for the server to close a flood's streams and settle
 WRONG_KEYS = 200
+# How long the server must rest with its memory still, once every connection has closed,
+# to count as settled: longer than the waits before a flood's memory is handed back
+# (crowd.TRIM_AFTER, then crowd.TRIM_AGAIN for the connections left).
+QUIET = 12.0
 
 Start = Callable[..., tuple[object, str]]
 
@@ -125,13 +129,51 @@ def memory_mb(pid: int, field: str = "VmRSS") -> float:
 
 
 def warmed_idle(base: str, pid: int, path: str) -> float:
-    """The server's memory once a page and a few streams have been served (their first
-    costs, paid once, are not the flood's)."""
+    """The server's memory once a page and a few streams have been served, each stream
+    read up to its first event (their first costs, paid once, are not the flood's: the
+    list's template compiled, the watcher's queries prepared)."""
     httpx2.get(base + "/s/1", timeout=5)
-    for s in open_streams(base, 4, path):
-        s.close()
-    time.sleep(1)
+    idle_files = open_files(pid)
+    for _ in range(4):
+        with httpx2.stream("GET", base + path, timeout=10) as stream:
+            next(line for line in stream.iter_lines() if line.startswith("data:"))
+    return settled(pid, idle_files)
+
+
+def open_files(pid: int) -> int:
+    """How many files the server holds open: a connection is one."""
+    return len(os.listdir(f"/proc/{pid}/fd"))
+
+
+def settled(pid: int, files: int, limit: float = SETTLE) -> float:
+    """The server's memory once a flood is over: it holds no more files than `files`
+    (every connection closed), and for QUIET seconds its event loop has rested and its
+    memory held still (every stream torn down, which outlasts the connections, and the
+    flood's memory handed back, `napledger.web.crowd`, which takes its own while).
+    Waits on what the server does, for at most `limit` seconds, not for a fixed time."""
+    ends = time.monotonic() + limit
+    while open_files(pid) > files and time.monotonic() < ends:
+        time.sleep(0.05)
+    last, still = memory_mb(pid), time.monotonic()
+    while time.monotonic() < ends and time.monotonic() - still < QUIET:
+        rested = resting(pid)
+        if not rested or abs(memory_mb(pid) - last) > 0.5:
+            last, still = memory_mb(pid), time.monotonic()
     return memory_mb(pid)
+
+
+def resting(pid: int, window: float = 0.5) -> bool:
+    """Whether the server's event loop (its main thread) slept through `window` seconds,
+    but for moments. Its state, not its CPU time: on a busy machine a thread with work to
+    do waits its turn as runnable ("R"), using no CPU, where a resting one sleeps ("S")."""
+    samples = running = 0
+    ends = time.monotonic() + window
+    while time.monotonic() < ends:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        samples += 1
+        running += state == "R"
+        time.sleep(0.005)
+    return running <= samples // 10
 
 
 def open_streams(base: str, n: int, path: str = "/s/1/events") -> list[socket.socket]:
@@ -142,6 +184,15 @@ def open_streams(base: str, n: int, path: str = "/s/1/events") -> list[socket.so
         s.sendall(f"GET {path} HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
         held.append(s)
     return held
+
+
+def served(held: list[socket.socket]) -> None:
+    """Until every stream in `held` has carried its first event (each one live at once)."""
+    for s in held:
+        seen = b""
+        with contextlib.suppress(OSError):  # refused or reset: nothing more will come
+            while b"data:" not in seen and (chunk := s.recv(65536)):
+                seen += chunk
 
 
 def keeper_loads(base: str, loads: int = KEEPER_LOADS) -> tuple[int, list[float]]:
@@ -165,14 +216,14 @@ def crowd(db: Path, start: Start, stop: Callable[[object], None]) -> None:
         pid = server.pid  # type: ignore[attr-defined]
         try:
             idle = warmed_idle(base, pid, "/s/1/events")
+            files = open_files(pid)
             held = open_streams(base, STREAMS_AT_1024)
             time.sleep(1)  # the server reads them in
             answered, times = keeper_loads(base)
             peak = memory_mb(pid, "VmHWM")
             for s in held:
                 s.close()
-            time.sleep(SETTLE)
-            after = memory_mb(pid)
+            after = settled(pid, files)
         finally:
             stop(server)
         verdict = "ok" if answered == KEEPER_LOADS else "FAILED"
@@ -215,15 +266,15 @@ def flood(db: Path, start: Start, stop: Callable[[object], None]) -> None:
         pid = server.pid  # type: ignore[attr-defined]
         try:
             idle = warmed_idle(base, pid, "/events")
+            files = open_files(pid)
             peaks, afters = [], []
             for _ in range(FLOODS):
                 held = open_streams(base, FLOOD, "/events")
-                time.sleep(2)  # the server reads them in
-                peaks.append(memory_mb(pid, "VmHWM"))
+                served(held)  # every stream open at once: the flood at its height
                 for s in held:
                     s.close()
-                time.sleep(SETTLE)
-                afters.append(memory_mb(pid))
+                afters.append(settled(pid, files))
+                peaks.append(memory_mb(pid, "VmHWM"))
         finally:
             stop(server)
     finally:

@@ -13,7 +13,8 @@ all come back at once): then it ends and the page reconnects, saying the last de
 so nothing is lost; a stream left open by a forgotten tab does not hold a file forever.
 
 After a flood of streams has gone, the memory its objects took is handed back to the
-system (`trim`), a moment later, once the connections' own objects are freed too.
+system (`trim`), once: a moment after the flood's last stream has closed, when the
+connections' own objects are freed too.
 """
 
 from __future__ import annotations
@@ -21,16 +22,25 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ctypes
-import ctypes.util
+import functools
 import gc
 import random
 from collections import Counter
+from collections.abc import Callable
+from typing import cast
+
+from napledger.web.bounded import REQUEST_SECONDS
 
 LIFETIME = 15 * 60.0  # seconds a stream lives before the page reconnects
 RETRY_MS = 5_000  # how long a page waits before it reconnects, told with every stream
 CROWDED_RETRY_MS = 30_000  # a stream refused for the crowd tries again after this
 FLOOD = 64  # streams after whose going the memory they took is handed back
-TRIM_AFTER = 2.0  # seconds after a flood's streams are gone: their connections close too
+TRIM_AFTER = 2.0  # seconds after a flood's last stream: its connection is gone too
+# Seconds after that for a second pass: the flood's other connections (those refused a
+# stream, kept alive after their answer) are closed by then, by their own deadline
+# (bounded.REQUEST_SECONDS) or uvicorn's keep-alive timeout (5 s); they are cycles,
+# freed by the collector only.
+TRIM_AGAIN = REQUEST_SECONDS
 
 
 class Crowded(Exception):
@@ -38,14 +48,18 @@ class Crowded(Exception):
 
 
 class Crowd:
-    def __init__(self, connections: int, lifetime: float = LIFETIME) -> None:
+    def __init__(
+        self, connections: int, lifetime: float = LIFETIME, trim: Callable[[], None] | None = None
+    ) -> None:
         self.lifetime = lifetime
+        self.trim = trim or trim_memory
         # Half the connections at most for streams; one address at most half of those.
         self.total = max(4, connections // 2)
         self.per_address = max(2, self.total // 2)
         self.open: Counter[str] = Counter()
         self.count = 0
         self.peak = 0
+        self.trimming: asyncio.TimerHandle | None = None
 
     def admit(self, address: str) -> float:
         """Holds one stream's place for `address` (until `leave`); its lifetime."""
@@ -61,20 +75,55 @@ class Crowd:
         self.open[address] -= 1
         if not self.open[address]:
             del self.open[address]
-        if self.peak >= FLOOD and self.count <= FLOOD // 4:  # a flood has gone
-            self.peak = self.count
-            try:
-                asyncio.get_running_loop().call_later(TRIM_AFTER, trim)
-            except RuntimeError:  # no loop: nothing is being torn down meanwhile
-                trim()
+        if self.peak >= FLOOD and self.count <= FLOOD // 4:  # a flood is going
+            self._trim_later()
+
+    def _trim_later(self) -> None:
+        """The memory handed back TRIM_AFTER seconds after the flood's last stream closed:
+        each close meanwhile puts it off again (under load a flood's 2,000 streams take
+        seconds to close), so it runs once, when the whole flood has gone."""
+        if self.trimming is not None:
+            self.trimming.cancel()
+        try:
+            self.trimming = asyncio.get_running_loop().call_later(TRIM_AFTER, self._flood_gone)
+        except RuntimeError:  # no loop: nothing is being torn down meanwhile
+            self._flood_gone()
+
+    def _flood_gone(self) -> None:
+        self.trimming = None
+        self.peak = self.count  # the next flood is counted from here
+        self.trim()
+        with contextlib.suppress(RuntimeError):  # no loop: nothing is left to close
+            asyncio.get_running_loop().call_later(TRIM_AGAIN, self.trim)
 
 
-def trim() -> None:
-    """Give the memory freed objects left behind back to the system: CPython's allocator
-    keeps it otherwise (glibc's malloc_trim; elsewhere nothing is done)."""
+def trim_memory() -> None:
+    """Give the memory freed objects left behind back to the system.
+
+    After a flood the server's objects are back to what they were idle (nothing of the
+    streams is kept: tests/web/test_crowd.py), but the memory they took is not all given
+    back by itself. The collector runs first, so that cycles left by the torn-down streams
+    (exceptions and their frames) are freed, and the interpreter's free lists emptied.
+    Then glibc's `malloc_trim(0)` hands the C heap's free pages back, those in the middle
+    of the heap included, which `free` never does by itself (it only shrinks the top).
+    It is sound: it only returns pages that hold no allocation, and costs some
+    milliseconds, so it runs once a flood (and once more when the flood's last
+    connections have closed: TRIM_AGAIN), not on every close. Where the C library is not
+    glibc (macOS, musl, Windows) there is no such function and nothing is done.
+    What stays is CPython's own small-object allocator: a 1 MB arena is returned only
+    when every block in it is free, and a few objects made during the flood and still
+    alive (free lists of C modules, cached cursors' weak references) keep some arenas
+    (README, Performance)."""
     gc.collect()
-    name = ctypes.util.find_library("c")
-    if name is None:
-        return
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(name).malloc_trim(0)
+    malloc_trim = _malloc_trim()
+    if malloc_trim is not None:
+        malloc_trim(0)
+
+
+@functools.cache
+def _malloc_trim() -> Callable[[int], int] | None:
+    """glibc's malloc_trim, looked up once; None where the C library has none."""
+    try:
+        return cast(Callable[[int], int], ctypes.CDLL(None).malloc_trim)
+    except (OSError, AttributeError, TypeError):  # not glibc; Windows has no CDLL(None)
+        return None

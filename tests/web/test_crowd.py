@@ -106,3 +106,54 @@ def test_when_streams_close_the_server_holds_nothing_of_them(nap):
         kept = asyncio.run(scenario())
     gc.collect()
     assert [ref() for ref in kept] == [None] * len(kept)
+
+
+def test_a_floods_memory_is_handed_back_once_when_its_streams_have_gone():
+    from napledger.web.crowd import FLOOD
+
+    trimmed: list[int] = []
+    crowd = Crowd(connections=4 * FLOOD, trim=lambda: trimmed.append(crowd.count))
+    for _ in range(FLOOD // 4):  # a table's pages coming and going: no flood
+        crowd.admit("10.0.0.7")
+    for _ in range(FLOOD // 4):
+        crowd.leave("10.0.0.7")
+    assert trimmed == []
+    for n in range(FLOOD):
+        crowd.admit(f"10.0.1.{n % 9}")
+    for n in range(FLOOD):
+        crowd.leave(f"10.0.1.{n % 9}")
+    assert trimmed == [FLOOD // 4]  # once, when few were left (no loop here: at once)
+    crowd.admit("10.0.0.7")
+    crowd.leave("10.0.0.7")
+    assert trimmed == [FLOOD // 4]  # and not again until another flood
+
+
+def test_on_the_server_it_waits_for_the_floods_last_stream(monkeypatch):
+    """Each close puts the trim off again: it runs once, after the last one."""
+    import asyncio
+
+    from napledger.web import crowd as module
+
+    monkeypatch.setattr(module, "TRIM_AFTER", 0.0)  # due at the loop's next turn
+    monkeypatch.setattr(module, "TRIM_AGAIN", 0.0)
+
+    async def scenario() -> list[int]:
+        trimmed: list[int] = []
+        crowd = Crowd(connections=4 * module.FLOOD, trim=lambda: trimmed.append(crowd.count))
+        for _ in range(module.FLOOD):
+            crowd.admit("10.0.0.7")
+        pending = []
+        for _ in range(module.FLOOD):
+            crowd.leave("10.0.0.7")  # closes within one turn of the loop, as in a flood
+            pending.append(crowd.trimming)
+        assert trimmed == []  # not while the flood is still closing
+        waiting = [h for h in pending if h is not None]
+        assert len(waiting) == module.FLOOD // 4 + 1  # from when few were left, each close
+        assert all(h.cancelled() for h in waiting[:-1])  # put it off again
+        for _ in range(4):
+            await asyncio.sleep(0)  # the loop's next turns: no time passes
+        assert crowd.trimming is None
+        return trimmed
+
+    # Once after the last stream, and once more when the last connections have closed.
+    assert asyncio.run(scenario()) == [0, 0]
