@@ -26,8 +26,7 @@ MADE, FAILED, REVOKE, PASS = "made", "failed", "revoke", "pass"
 PLAIN_LETTERS = str.maketrans({"ł": "l", "ø": "o", "đ": "d", "ħ": "h", "ı": "i", "ŀ": "l"})
 
 # language -> meaning -> the words a table says for it, the plainest first. Feminine forms
-# too: `взяла` is what a table says when Lena made her bid. And the word each result is
-# shown with (`сыграно`, `ugrana`, `przegrana`): what is shown can be typed back.
+# too: `взяла` is what a table says when Lena made her bid.
 # fmt: off
 WORDS: dict[str, dict[str, tuple[str, ...]]] = {
     "en": {
@@ -37,19 +36,26 @@ WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         PASS: ("pass", "passed"),
     },
     "ru": {
-        MADE: ("взял", "взяла", "сыграл", "сыграла", "сделал", "сделала", "сыграно"),
+        MADE: ("взял", "взяла", "сыграл", "сыграла", "сделал", "сделала"),
         FAILED: ("не взял", "не взяла", "не сыграл", "не сыграла", "не сделал", "не сделала",
                  "без", "провал", "провалил", "провалила", "недобор", "сел", "села"),
         REVOKE: ("ренонс",),
         PASS: ("пас", "пасс"),
     },
     "pl": {
-        MADE: ("ugrał", "ugrała", "wygrał", "wygrała", "zrobił", "zrobiła", "ugrana"),
+        MADE: ("ugrał", "ugrała", "wygrał", "wygrała", "zrobił", "zrobiła"),
         FAILED: ("nie ugrał", "nie ugrała", "przegrał", "przegrała", "bez", "wpadł", "wpadła",
-                 "wpadka", "przegrana"),
+                 "wpadka"),
         REVOKE: ("renons",),
         PASS: ("pas",),
     },
+}
+# The words a result is shown with (the catalogs' "made", "failed"), where a table does
+# not say them itself: taken when typed, so what is read on the screen can be typed back,
+# but not offered by Tab, which offers the table's own words.
+SHOWN: dict[str, dict[str, tuple[str, ...]]] = {
+    "ru": {MADE: ("сыграно",)},
+    "pl": {MADE: ("ugrana",), FAILED: ("przegrana",)},
 }
 # fmt: on
 # How each meaning is said back in an error, in the message's own language.
@@ -68,16 +74,17 @@ def word_key(text: str) -> str:
     return plain.translate(PLAIN_LETTERS)
 
 
-def _index(words: dict[str, dict[str, tuple[str, ...]]]) -> dict[str, frozenset[str]]:
+def _index(*tables: dict[str, dict[str, tuple[str, ...]]]) -> dict[str, frozenset[str]]:
     found: dict[str, set[str]] = {}
-    for meanings in words.values():
-        for meaning, said in meanings.items():
-            for word in said:
-                found.setdefault(word_key(word), set()).add(meaning)
+    for words in tables:
+        for meanings in words.values():
+            for meaning, said in meanings.items():
+                for word in said:
+                    found.setdefault(word_key(word), set()).add(meaning)
     return {key: frozenset(meanings) for key, meanings in found.items()}
 
 
-INDEX = _index(WORDS)
+INDEX = _index(WORDS, SHOWN)
 LONGEST = max(key.count(" ") + 1 for key in INDEX)  # words in the longest phrase
 
 
