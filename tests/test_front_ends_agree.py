@@ -493,8 +493,10 @@ def workbook_rows(path: Path, name: str) -> list[tuple[Any, ...]]:
 
 
 def dealt(row: Any, bid: str) -> str:
-    """What the page writes before a deal's words: who dealt, and the bid ("-": none)."""
-    return f"{row.dealer} · {bid or '-'} · " if row.dealer else ""
+    """What the page writes before a deal's words: who dealt, and the bid (if any)."""
+    if not row.dealer:
+        return ""
+    return f"{row.dealer} · {bid} · " if bid else f"{row.dealer} · "
 
 
 @settings(
