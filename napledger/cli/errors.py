@@ -159,6 +159,8 @@ def deal_hint(words: list[str], message: str, shown: str | None = None) -> str:
         return shown
     if "Did you mean" in message:  # a misspelt command (`hnad`, `ammend`), not a deal
         return shown
+    if any(word.startswith("-") for word in typed):  # options typed: not a short form
+        return shown
     line = hand_line(typed, all_bid_words())
     if line is None:
         return shown

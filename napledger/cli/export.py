@@ -50,7 +50,7 @@ def export(
     sessions: Annotated[
         list[str] | None,
         typer.Argument(
-            metavar=pgettext("placeholder", "[S]..."),
+            metavar=pgettext("placeholder", "S"),
             help=_("Session ids or names (default: the current one)."),
             autocompletion=complete_session,
         ),

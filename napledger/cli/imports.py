@@ -39,7 +39,7 @@ def import_(
     sessions: Annotated[
         list[str] | None,
         typer.Argument(
-            metavar=pgettext("placeholder", "[S]..."),
+            metavar=pgettext("placeholder", "S"),
             help=_("The sessions to import, by name or by their id there (default: all)."),
         ),
     ] = None,

@@ -157,6 +157,9 @@ def test_a_short_form_outside_play_points_to_hand_and_its_options(nap):
         "Error: No such command 'ammend'. Did you mean 'amend', 'hand'?"
     )
     assert "hand four --by Ann" not in nap.fails("hnad four --by Ann --tricks 4", code=2)
+    # A `hand` with options is not a short form: its error is Click's alone, no hint that
+    # repeats the options (`hand three --by --by`).
+    assert nap.fails("hand three --by", code=2) == "Error: Option '--by' requires an argument."
     assert nap.json("table --json")["hands"] == 0
 
 
