@@ -6,6 +6,7 @@ imported: choosing the language first makes `napledger --lang ru --help` Russian
 
 import os
 import sys
+from typing import Any
 
 from napledger.collector import defer_collector
 
@@ -51,9 +52,9 @@ def assemble() -> None:
     serve.server = serve_web
 
 
-def serve_web(*given: object) -> None:
+def serve_web(*given: Any) -> None:
     """`napledger serve`'s web server, imported only when it runs. Handed to the command
     line from here, above both front ends, so that neither imports the other."""
     from napledger.web.serve import serve
 
-    serve(*given)  # type: ignore[arg-type]
+    serve(*given)
