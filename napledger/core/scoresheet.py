@@ -54,7 +54,7 @@ SEPARATORS = (";", "\t", ",")
 HEADER: dict[str, dict[str, tuple[str, ...]]] = {
     "session": {"en": ("session",), "ru": ("партия",), "pl": ("partia",)},
     "game": {"en": ("game", "variant"), "ru": ("игра", "вариант"), "pl": ("gra", "wariant")},
-    "rule": {"en": ("rule",), "ru": ("правило",), "pl": ("zasada",)},
+    "rule": {"en": ("rule",), "ru": ("правило",), "pl": ("zasada", "zasady")},
     "players": {"en": ("players",), "ru": ("игроки",), "pl": ("gracze",)},
     "chip": {"en": ("chip", "chip value"), "ru": ("фишка", "цена фишки"),
              "pl": ("żeton", "wartość żetonu")},
@@ -68,10 +68,10 @@ COLUMNS: dict[str, dict[str, tuple[str, ...]]] = {
     "bid": {"en": ("bid",), "ru": ("назначение",), "pl": ("licytacja",)},
     "result": {"en": ("result", "outcome"), "ru": ("исход",), "pl": ("wynik",)},
     "revoker": {"en": ("revoker", "revoke"), "ru": ("ренонс",), "pl": ("renons",)},
-    "peeps": {"en": ("peeps", "peep"), "ru": ("подсмотр",), "pl": ("podglądanie",)},
+    "peeps": {"en": ("peeps", "peep"), "ru": ("подсмотр",), "pl": ("podglądanie", "podgląda")},
     "purchases": {"en": ("purchases", "buys"), "ru": ("прикуп",),
                   "pl": ("dokupowanie", "dokupka")},
-    "note": {"en": ("note",), "ru": ("заметка",), "pl": ("notatka",)},
+    "note": {"en": ("note",), "ru": ("заметка",), "pl": ("notatka", "uwagi")},
 }
 # fmt: on
 REQUIRED_HEADER = ("session", "game", "players")

@@ -156,6 +156,23 @@ Ania;Cezary;trzy;3
     assert sheet.pot == 12
 
 
+def test_a_polish_sheet_may_head_its_columns_as_a_polish_table_does():
+    """`zasady`, `podgląda` and `uwagi` (what a Polish sheet heads its notes with) read as
+    `zasada`, `podglądanie` and `notatka` do (the Polish reader's suggestion, #35)."""
+    text = """\
+partia;sobota
+gra;classic
+zasady;pool=on
+gracze;Ania;Bartek;Cezary;Dorota
+licytant;licytacja;wynik;podgląda;uwagi
+Ania;trzy;ugrała;Bartek;pierwsze rozdanie
+"""
+    sheet = parse_sheet(text)
+    assert sheet.rules.settings.pool
+    (deal,) = sheet.deals
+    assert deal.options.peeps == ("Bartek",) and deal.options.note == "pierwsze rozdanie"
+
+
 def refused(text: str) -> SheetError:
     with pytest.raises(SheetError) as caught:
         parse_sheet(text)
