@@ -524,6 +524,15 @@ ExpectSeatingOpt = Annotated[
 ]
 MadeOpt = Annotated[bool, typer.Option("--made", help=_("The bid was made."))]
 FailedOpt = Annotated[bool, typer.Option("--failed", help=_("The bid failed."))]
+ShortOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--short",
+        metavar="N",
+        help=_("The bid failed by N tricks, as a table says it (`без двух` is --short 2)."),
+        parser=counted,
+    ),
+]
 RevokeOpt = Annotated[
     str | None,
     typer.Option(
@@ -578,6 +587,7 @@ DEAL_OPTIONS: dict[str, tuple[Any, Any]] = {
     "tricks": (TricksOpt, None),
     "made": (MadeOpt, False),
     "failed": (FailedOpt, False),
+    "short": (ShortOpt, None),
     "revoke": (RevokeOpt, None),
     "dealer": (DealerOpt, None),
     "peep": (PeepOpt, None),
@@ -640,7 +650,7 @@ def deal_options(*names: str) -> Callable[[Callable[..., None]], Callable[..., N
 
 
 @app.command(help=_("Record a played deal: the bid, the bidder and the outcome (or a revoke)."))
-@deal_options("by", "tricks", "made", "failed", "revoke", "dealer", "peep", "buy", "note")
+@deal_options("by", "tricks", "made", "failed", "short", "revoke", "dealer", "peep", "buy", "note")
 def hand(
     ctx: typer.Context,
     bid: Annotated[

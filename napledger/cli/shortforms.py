@@ -208,6 +208,9 @@ def result(words: list[str]) -> list[str] | None:
     head = words[0]
     if is_whole(head):
         return ["--tricks", head, *words[1:]]
+    short = vocabulary.tricks_short(words[:2])
+    if short is not None:  # `без двух`: two tricks short
+        return ["--short", str(short), *words[2:]]
     said, length = vocabulary.phrase_at(words)
     rest = words[length:]
     if said == MADE:

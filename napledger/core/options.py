@@ -13,7 +13,7 @@ from napledger.core.errors import DealError, NapError
 from napledger.core.names import clean_note, match_player
 from napledger.core.rules import Deal, Rules
 from napledger.core.vocabulary import PASS, SAID, meaning
-from napledger.core.words import N_, _
+from napledger.core.words import N_, _, ngettext
 
 
 @dataclass(frozen=True)
@@ -25,6 +25,7 @@ class DealOptions:
     tricks: int | None = None
     made: bool = False
     failed: bool = False
+    short: int | None = None  # failed by this many tricks (`без двух`): tricks = target - short
     revoke: str | None = None
     dealer: str | None = None
     peeps: tuple[str, ...] | None = None
@@ -53,6 +54,8 @@ def make_deal(
         raise DealError(_("a deal is made or failed, not both"), "result")
     if o.tricks is not None and (o.made or o.failed):
         raise DealError(_("give the tricks taken or made/failed, not both"), "result")
+    if o.short is not None and (o.tricks is not None or o.made):
+        raise DealError(_("give the tricks taken or how many short, not both"), "result")
     if o.no_peeps and o.peeps:
         raise DealError(_("say who peeped or that nobody did, not both"), "peep")
     if o.no_buys and o.buys:
@@ -93,10 +96,11 @@ def make_deal(
             changes["bid"] = rules.bid(o.bid).name
     if o.by is not None:
         changes["bidder"] = who(o.by, "by")
-    if o.tricks is not None or o.made or o.failed or o.revoke is not None:
+    tricks = o.tricks if o.short is None else taken_when_short(o.short, rules, base, changes)
+    if tricks is not None or o.made or o.failed or o.revoke is not None:
         changes |= {
-            "tricks": o.tricks,
-            "made": True if o.made else False if o.failed else None,
+            "tricks": tricks,
+            "made": True if o.made else False if o.failed and tricks is None else None,
             "revoker": who(o.revoke, "revoke") if o.revoke is not None else None,
         }
     if o.dealer is not None and who(o.dealer, "dealer") != base.dealer:
@@ -108,3 +112,23 @@ def make_deal(
     if o.note is not None:
         changes["note"] = clean_note(o.note)
     return replace(base, **changes)
+
+
+def taken_when_short(short: int, rules: Rules, base: Deal, changes: dict[str, Any]) -> int:
+    """The tricks a bid `short` tricks short took (`без двух` on three: one): the table
+    says how many short, the record keeps the tricks taken, as `--tricks` does."""
+    name = changes.get("bid", base.bid)
+    bid = rules.find(name) if name else None
+    if bid is None or bid.misere or not 0 < short <= bid.tricks:
+        limit = bid.tricks if bid is not None and not bid.misere else 0
+        raise DealError(
+            ngettext(
+                "a bid of {tricks} trick can be 1 to {tricks} short, not {short}",
+                "a bid of {tricks} tricks can be 1 to {tricks} short, not {short}",
+                limit,
+            ).format(tricks=limit, short=short)
+            if limit
+            else _("only a bid of tricks can be short: say the tricks taken"),
+            "result",
+        )
+    return bid.tricks - short

@@ -387,6 +387,9 @@ def _outcome(result: str, revoker: str) -> DealOptions:
         raise NapError(_("the result is empty: write the tricks taken, made, failed or a revoke"))
     if is_whole(result):
         return DealOptions(tricks=whole(result, _("the tricks taken")), revoke=revoker or None)
+    short = vocabulary.tricks_short(words)
+    if short is not None:  # `без двух`: two tricks short
+        return DealOptions(short=short, revoke=revoker or None)
     meaning, length = vocabulary.phrase_at(words)
     rest = " ".join(words[length:])
     if meaning == vocabulary.REVOKE:

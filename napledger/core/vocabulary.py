@@ -57,6 +57,16 @@ SHOWN: dict[str, dict[str, tuple[str, ...]]] = {
     "ru": {MADE: ("сыграно",)},
     "pl": {MADE: ("ugrana",), FAILED: ("przegrana",)},
 }
+# How many tricks short a failed bid went, said after the word for "short of" (`без двух`:
+# two short; `bez trzech`; `down 2`), in words or digits.
+SHORT_OF = frozenset({"без", "bez", "down"})
+SHORT_BY: dict[str, int] = {
+    "одной": 1, "одну": 1, "двух": 2, "трёх": 3, "четырёх": 4, "пяти": 5, "шести": 6,
+    "семи": 7, "восьми": 8,
+    "jednej": 1, "dwóch": 2, "trzech": 3, "czterech": 4, "pięciu": 5, "sześciu": 6,
+    "siedmiu": 7, "ośmiu": 8,
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+}
 # fmt: on
 # How each meaning is said back in an error, in the message's own language.
 SAID = {MADE: N_("made"), FAILED: N_("failed"), REVOKE: N_("a revoke"), PASS: N_("pass")}
@@ -104,6 +114,20 @@ def meaning(text: str) -> str | None:
         message = _("'{word}' could mean {both}; say it another way")
         raise NapError(message.format(word=text, both=both))
     return next(iter(found), None)
+
+
+SHORT_KEYS = {word_key(word): count for word, count in SHORT_BY.items()}
+
+
+def tricks_short(words: Sequence[str]) -> int | None:
+    """`без двух`, `bez 2`, `down two`: how many tricks short, or None when the words say
+    no such thing (a failed bid's word alone, `без`, says failed and no more)."""
+    if len(words) != 2 or word_key(words[0]) not in SHORT_OF:
+        return None
+    count = words[1]
+    if count.isascii() and count.isdigit() and len(count) <= 2:
+        return int(count) or None
+    return SHORT_KEYS.get(word_key(count))
 
 
 def is_pass(text: str) -> bool:

@@ -293,3 +293,16 @@ def test_play_completes_only_whom_the_rules_allow_in_the_next_deal():
     assert "Ann" not in completions("", ["hand", "--peep"], six, CLASSIC, COMMANDS, dealer="Ann")
     assert completions("a", ["hand", "--dealer"], six, CLASSIC, COMMANDS, dealer="Ann") == ["Ann"]
     assert "Ann" in completions("", ["nap"], TABLE, CLASSIC, COMMANDS, dealer="Ann")
+
+
+@pytest.mark.parametrize(
+    ("line", "short"),
+    [("борис три без двух", "2"), ("ania trzy bez dwóch", "2"), ("ann three down 1", "1")],
+)
+def test_a_result_said_as_how_many_short_is_passed_on_as_such(line, short):
+    """`без двух` is failed two tricks short: the line is `hand … --short 2`, the core
+    works out the tricks taken (#35: a result read as «без двух» can be typed back)."""
+    players = ("Борис", "Ania", "Ann")
+    rules = load_preset("russian" if "три" in line else "classic")
+    words = parse(line, players, rules, COMMANDS)
+    assert words[-2:] == ["--short", short] and "--failed" not in words

@@ -317,3 +317,20 @@ def test_any_rows_give_a_sheet_or_a_refusal_naming_a_line(rows, separator):
         assert error.line is not None and str(error).startswith(f"line {error.line}: ")
     else:
         assert sum(sheet.chips.values()) + sheet.pot == 0
+
+
+def test_a_result_written_as_how_many_short_keeps_the_tricks_taken():
+    """`без двух` in the result column: failed two tricks short, the tricks taken kept
+    (one, on three), as the sheet a table writes it and `hands` shows it back."""
+    sheet = parse_sheet(
+        "партия;пятница\nигра;russian\nигроки;Борис;Аня;Гена\n"
+        "играет;назначение;исход\nБорис;три;без двух\n"
+    )
+    (deal,) = sheet.deals
+    assert deal.options == DealOptions(bid="три", by="Борис", short=2)
+    refused = pytest.raises(SheetError, match="строка 5")
+    with speaking("ru"), refused:
+        parse_sheet(
+            "партия;пятница\nигра;russian\nигроки;Борис;Аня;Гена\n"
+            "играет;назначение;исход\nБорис;три;без пяти\n"
+        )

@@ -272,3 +272,28 @@ def test_each_result_is_typed_back_as_it_is_shown(lang):
     with speaking(lang):
         shown = {MADE: _("made"), FAILED: _("failed")}
     assert {meaning(word): said for said, word in shown.items()} == {MADE: MADE, FAILED: FAILED}
+
+
+@pytest.mark.parametrize(
+    ("words", "short"),
+    [
+        (["без", "двух"], 2), (["Без", "трех"], 3), (["bez", "dwoch"], 2), (["bez", "3"], 3),
+        (["down", "two"], 2), (["без"], None), (["не", "взял"], None), (["без", "ста"], None),
+        (["без", "0"], None),
+    ],
+)  # fmt: skip
+def test_how_many_short_is_read_after_the_word_for_short(words, short):
+    assert vocabulary.tricks_short(words) == short
+
+
+def test_a_bid_said_short_keeps_the_tricks_taken_and_a_short_past_reach_is_refused():
+    base = Deal(dealer="Ann", seated=("Ann", "Ben", "Cat", "Dan"))
+    three = make_deal(DealOptions(bid="три", by="Ben", short=2), RUSSIAN, base, base.seated)
+    assert (three.tricks, three.made) == (1, None)
+    with pytest.raises(DealError, match="1 to 3 short, not 4") as refused:
+        make_deal(DealOptions(bid="три", by="Ben", short=4), RUSSIAN, base, base.seated)
+    assert refused.value.field == "result"
+    with pytest.raises(DealError, match="only a bid of tricks"):
+        make_deal(DealOptions(bid="misere", by="Ben", short=1), CLASSIC, base, base.seated)
+    with pytest.raises(DealError, match="not both"):
+        make_deal(DealOptions(bid="три", by="Ben", short=1, tricks=2), RUSSIAN, base, base.seated)
