@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import typer
-from typer.core import TyperCommand, TyperGroup
+from typer.core import TyperArgument, TyperCommand, TyperGroup
 
 from napledger.core.errors import NapError
 from napledger.core.words import _, language
@@ -91,9 +91,18 @@ class NapCommand(TyperCommand):
         return said_usage(super().get_usage(ctx))
 
 
+class NamedArgument(TyperArgument):
+    """An argument whose `--help` line shows its name alone. Typer writes the Python type
+    beside it (`<str>`, `<list[str]>`): a programmer's English, at a table that reads
+    `НАЗВАНИЕ` or `[PARTIA]...` already."""
+
+    def display_type_rich(self, ctx: Any) -> str | None:
+        return None
+
+
 def said_params(params: list[Any]) -> list[Any]:
     """Typer's own options (`--help`, `--install-completion`) told in the table's words; a
-    flag shows no type (`<bool>`): it takes no value."""
+    flag shows no type (`<bool>`): it takes no value; nor does an argument (above)."""
     from napledger.locale_frame import TYPER_HELP
 
     for param in params:
@@ -101,6 +110,8 @@ def said_params(params: list[Any]) -> list[Any]:
             param.help = _(param.help)
         if getattr(param, "is_flag", False) and param.metavar is None:
             param.metavar = ""
+        if type(param) is TyperArgument:
+            param.__class__ = NamedArgument
     return params
 
 
