@@ -11,13 +11,12 @@ so every rule and check of the service applies.
 
 from __future__ import annotations
 
-import os
-import stat
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from napledger.core.errors import NapError
+from napledger.core.files import NotRegular, read_small
 from napledger.core.read.messages import on_line
 from napledger.core.reasons import os_reason
 from napledger.core.rules import Rules, load_rules
@@ -52,16 +51,13 @@ def read_sheet(path: Path) -> Sheet:
 def _text(path: Path) -> str:
     """The file's text: a regular file of a sheet's size, in UTF-8; else one clear line."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        data = read_small(path, MAX_SHEET)
     except OSError as error:
         raise NapError(
             _("cannot read {path}: {why}").format(path=path, why=os_reason(error))
         ) from None
-    if not stat.S_ISREG(os.fstat(fd).st_mode):  # a folder, a FIFO: before it is read
-        os.close(fd)
-        raise NapError(_("{path} is not a regular file").format(path=path))
-    with os.fdopen(fd, "rb") as file:
-        data = file.read(MAX_SHEET + 1)
+    except NotRegular:  # a folder, a FIFO: before it is read
+        raise NapError(_("{path} is not a regular file").format(path=path)) from None
     if len(data) > MAX_SHEET:
         raise NapError(
             _("{path} is over {mb} MB; a score sheet is far smaller").format(

@@ -7,9 +7,7 @@ A session stores `rules_to_dict(rules)` as its frozen snapshot and rebuilds it w
 from __future__ import annotations
 
 import itertools
-import os
 import re
-import stat
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, replace
@@ -17,6 +15,7 @@ from functools import cache
 from typing import Any
 
 from napledger.core.errors import RuleError
+from napledger.core.files import NotRegular, read_small
 from napledger.core.numbers import is_whole
 from napledger.core.reasons import os_reason
 from napledger.core.rules.model import Bid, Rules, Settings, fold
@@ -115,19 +114,17 @@ def load_rules(variant: str) -> Rules:
 def read_rule_file(path: str) -> str:
     """The text of a rule file: a regular file of a rule file's size, or a clear refusal.
 
-    Opened without blocking and checked before reading, so that a FIFO never hangs and
-    /dev/zero is never read into memory.
+    Read as napledger.core.files reads a small file: a FIFO never hangs, /dev/zero is
+    never read into memory.
     """
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        data = read_small(path, MAX_RULE_FILE)
     except OSError as exc:
         raise RuleError(
             _("cannot read rule file {path}: {why}").format(path=path, why=os_reason(exc))
         ) from None
-    with os.fdopen(fd, "rb") as file:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise RuleError(_("rule file {path} is not a regular file").format(path=path))
-        data = file.read(MAX_RULE_FILE + 1)
+    except NotRegular:
+        raise RuleError(_("rule file {path} is not a regular file").format(path=path)) from None
     if len(data) > MAX_RULE_FILE:
         raise RuleError(
             _("rule file {path} is over {kb} KB; a rule file is a page").format(
