@@ -293,14 +293,22 @@ def test_an_import_of_an_import_keeps_the_first_source(home, tmp_path):
         assert again.imported == () and len(again.already) == 2
 
 
-def test_a_workbook_with_one_cell_edited_is_refused_naming_it(home, tmp_path):
+def a_number_on_the_summary(home, tmp_path):
+    """The workbook exported from `home` (its path, opened), and the first non-zero number its Summary shows."""
     with Database(str(home)) as db:
         workbook = export(db, tmp_path / "home.xlsx")
     wb = openpyxl.load_workbook(workbook)
-    sheet = wb["Summary"]
     cell = next(
-        c for row in sheet.iter_rows() for c in row if isinstance(c.value, int | float) and c.value
+        c
+        for row in wb["Summary"].iter_rows()
+        for c in row
+        if isinstance(c.value, int | float) and c.value
     )
+    return workbook, wb, cell
+
+
+def test_a_workbook_with_one_cell_edited_is_refused_naming_it(home, tmp_path):
+    workbook, wb, cell = a_number_on_the_summary(home, tmp_path)
     shown = cell.value
     cell.value = shown + 1
     edited = tmp_path / "edited.xlsx"
@@ -370,13 +378,7 @@ def test_a_score_sheet_gets_once_only_as_and_dry_run_alike(tmp_path):
 def test_an_emptied_cell_is_said_empty_not_none(home, tmp_path):
     """A cell emptied by hand (or filled where the deals leave it empty) is said in words:
     no table reads None."""
-    with Database(str(home)) as db:
-        workbook = export(db, tmp_path / "home.xlsx")
-    wb = openpyxl.load_workbook(workbook)
-    sheet = wb["Summary"]
-    cell = next(
-        c for row in sheet.iter_rows() for c in row if isinstance(c.value, int | float) and c.value
-    )
+    _, wb, cell = a_number_on_the_summary(home, tmp_path)
     shown = cell.value
     cell.value = None
     edited = tmp_path / "emptied.xlsx"
