@@ -104,12 +104,13 @@ class SqliteChanges(Changes):
         self.connection = sqlite3.connect(
             f"file:{quote(path)}?mode=ro", uri=True, isolation_level=None, check_same_thread=False
         )
+        self.cursor = self.connection.cursor()
         self.same_file = same_file
         self.version = self._version()
         self.gone = False
 
     def _version(self) -> int:
-        return int(self.connection.execute("PRAGMA data_version").fetchone()[0])
+        return int(self.cursor.execute("PRAGMA data_version").fetchone()[0])
 
     def wait(self, timeout: float) -> bool:
         time.sleep(min(timeout, self.POLL_SECONDS))
