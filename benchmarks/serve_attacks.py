@@ -6,9 +6,9 @@
 * streams at 1,024 files: 800 open streams from one address while the keeper's page is
   loaded 20 times; every load answered. The server's memory idle, at its peak and after.
 * a flood: 2,000 streams of the sessions' list at 4,096 files, three times; the server's
-  memory idle, at its peak and after each flood, with the ratios. What stays after a flood
-  is the interpreter's allocator (README, Performance): the last flood must leave no more
-  than the earlier ones did (within a tenth of the most they left).
+  memory idle, at its peak and after each flood, with the ratios: back within 1.15x idle
+  (the server runs on the C library's allocator for it: napledger/allocator.py), and the
+  last flood must leave no more than the earlier ones did (within a tenth of the most).
 * viewers at 256 files: 15 viewers (page and stream each) and the keeper's page, 20 loads.
 * restore: a backup copied over the file (`cp`, the same inode) under a running server,
   with an open stream: the stream ends with the reason within 2 s, and a write after it
@@ -280,7 +280,7 @@ def flood(db: Path, start: Start, stop: Callable[[object], None]) -> None:
     finally:
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
     first, last, before = afters[0], afters[-1], max(afters[:-1])
-    near = "ok" if first <= 1.15 * idle else "OVER 1.15x (the interpreter's arenas: README)"
+    near = "ok" if first <= 1.15 * idle else "OVER 1.15x"
     # What the allocator keeps after a flood varies by a tenth or two from one to the
     # next (which of its arenas a few survivors pin: ten floods in a row left 128-148 MB);
     # a leak would add every time, beyond what any flood before had left.

@@ -8,6 +8,7 @@ import os
 import sys
 from typing import Any
 
+from napledger.allocator import program
 from napledger.collector import defer_collector
 
 
@@ -41,7 +42,8 @@ def main() -> None:
     from napledger.cli import main as run
 
     assemble()
-    run()
+    with program():  # `serve` may start this process again on another allocator
+        run()
 
 
 def assemble() -> None:

@@ -21,14 +21,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ctypes
-import functools
 import gc
 import random
 from collections import Counter
 from collections.abc import Callable
-from typing import cast
 
+from napledger.allocator import malloc_trim
 from napledger.web.bounded import REQUEST_SECONDS
 
 LIFETIME = 15 * 60.0  # seconds a stream lives before the page reconnects
@@ -110,20 +108,9 @@ def trim_memory() -> None:
     milliseconds, so it runs once a flood (and once more when the flood's last
     connections have closed: TRIM_AGAIN), not on every close. Where the C library is not
     glibc (macOS, musl, Windows) there is no such function and nothing is done.
-    What stays is CPython's own small-object allocator: a 1 MB arena is returned only
-    when every block in it is free, and a few objects made during the flood and still
-    alive (free lists of C modules, cached cursors' weak references) keep some arenas
-    (README, Performance)."""
+    The server runs on the C library's allocator for this (`napledger.allocator`):
+    CPython's own keeps an arena of 1 MB while any object in it lives."""
     gc.collect()
-    malloc_trim = _malloc_trim()
-    if malloc_trim is not None:
-        malloc_trim(0)
-
-
-@functools.cache
-def _malloc_trim() -> Callable[[int], int] | None:
-    """glibc's malloc_trim, looked up once; None where the C library has none."""
-    try:
-        return cast(Callable[[int], int], ctypes.CDLL(None).malloc_trim)
-    except (OSError, AttributeError, TypeError):  # not glibc; Windows has no CDLL(None)
-        return None
+    trim = malloc_trim()
+    if trim is not None:
+        trim(0)

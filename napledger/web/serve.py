@@ -10,6 +10,7 @@ from pathlib import Path
 from types import FrameType
 from urllib.parse import quote
 
+from napledger.allocator import serve_on_malloc
 from napledger.core.errors import NapError
 from napledger.core.reasons import os_reason
 from napledger.core.words import _, speaking
@@ -151,6 +152,7 @@ def serve(
     rule_files: Sequence[str] = (),
     new_secret: bool = False,
 ) -> None:
+    serve_on_malloc()  # first: a server that gives a flood's memory back (napledger.allocator)
     import uvicorn
 
     from napledger.core.read.games import house_rules

@@ -13,6 +13,7 @@ from urllib.parse import quote
 import httpx2
 import pytest
 
+from napledger.allocator import malloc_trim
 from napledger.store.db import resolve_url, secret_path
 from napledger.web.keys import kept_secret, organiser_key, session_key
 from napledger.web.serve import announce, links
@@ -52,6 +53,9 @@ def test_serve_prints_the_links_serves_them_and_stops_cleanly_on_ctrl_c(nap):
         assert httpx2.get(viewers + "/keep?key=guess", timeout=10).status_code == 403
         # The server's secret itself is no session's key.
         assert httpx2.get(viewers + "/keep?key=our-table-secret", timeout=10).status_code == 403
+        if malloc_trim() is not None:  # it started itself again on the C library's allocator
+            environ = Path(f"/proc/{server.pid}/environ").read_bytes().split(b"\0")
+            assert b"PYTHONMALLOC=malloc" in environ
         live = httpx2.stream("GET", viewers + "/events", timeout=10)
         # An open live page must not hold the server up: its stream has begun (its first
         # line has come) when Ctrl-C is pressed.
