@@ -142,7 +142,7 @@ def said_usage(usage: str) -> str:
 # What a refusal is about (`NapError.field`), as the command line spells it.
 OPTIONS = {
     "by": "--by",
-    "result": "--tricks/--made/--failed",
+    "result": "--tricks/--made/--failed/--short",
     "revoke": "--revoke",
     "dealer": "--dealer",
     "peep": "--peep",
