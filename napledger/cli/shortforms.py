@@ -38,7 +38,7 @@ RESULTS = (MADE, FAILED, REVOKE)
 # What a short form says itself: typed again as an option, the two could disagree
 # (`nap ann 5 --tricks 2`), and the command line would quietly keep the last one.
 BIDDER_OPTIONS = ("--by", "-b")
-RESULT_OPTIONS = ("--tricks", "-t", "--made", "--failed", "--revoke")
+RESULT_OPTIONS = ("--tricks", "-t", "--made", "--failed", "--short", "--revoke")
 
 
 class ShortFormError(NapError):

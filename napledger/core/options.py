@@ -50,11 +50,11 @@ def make_deal(
     o = options
     # Each refusal names the part of the deal it is about (`DealError.field`), never how a
     # front end spells it: the terminal says --made, the page its Result buttons.
-    if o.made and o.failed:
+    if o.made and (o.failed or o.short is not None):  # short: it failed by so many tricks
         raise DealError(_("a deal is made or failed, not both"), "result")
     if o.tricks is not None and (o.made or o.failed):
         raise DealError(_("give the tricks taken or made/failed, not both"), "result")
-    if o.short is not None and (o.tricks is not None or o.made):
+    if o.short is not None and o.tricks is not None:
         raise DealError(_("give the tricks taken or how many short, not both"), "result")
     if o.no_peeps and o.peeps:
         raise DealError(_("say who peeped or that nobody did, not both"), "peep")

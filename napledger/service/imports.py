@@ -152,6 +152,12 @@ def _carry_target(tx: Transaction, key: str) -> str | None:
     return None
 
 
+def _carried_here(tx: Transaction, carry: str) -> bool:
+    """Whether session `carry` (an id here) is closed here carrying its pot."""
+    row = tx.book.row(int(carry))
+    return row is not None and row.closed_at is not None and row.pot_to == "carry"
+
+
 def chosen(offered: Sequence[Offered], refs: Sequence[str]) -> list[Offered]:
     """The sessions named (by name, any case, or by their id where they came from), in
     the source's order; none named: every one."""
@@ -205,9 +211,13 @@ def import_into(
         carry = None
         if offer.carried_from is not None:
             carry = carried.get(offer.carried_from) or _carry_target(tx, offer.carried_from)
+            from_name = offer.carried_from_name or offer.carried_from
             if carry is None:
-                from_name = offer.carried_from_name or offer.carried_from
                 raise NapError(said.carried_first(offer.name, from_name))
+            if not _carried_here(tx, carry):
+                # Said as an import's refusal, before the session's own start would say it
+                # as one of `new --carry-from`, which nobody typed here.
+                raise NapError(said.carried_before(offer.name, from_name))
         new_id = offer.write(tx, name, carry, tick)
         tx.book.session(tx.book.find(str(new_id))).came_from(offer.key)
         carried[offer.key] = str(new_id)

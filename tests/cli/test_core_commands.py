@@ -65,18 +65,41 @@ def test_amend_shows_the_new_payments_and_can_clear_peeps(nap):
 
 def test_a_deal_without_one_clear_outcome_is_refused_naming_the_options_it_is_about(nap):
     # The core says it of the deal (the page shows the same line beside its Result
-    # buttons); the terminal points at its own options.
+    # buttons); the terminal points at its own options, --short (a failed bid, so many
+    # tricks short) among them.
     nap("new s --players A,B,C")
     assert nap.fails("hand 3 --by A") == (
         "Error: say how the deal went: the tricks taken, made or failed, or who revoked "
-        "(--tricks/--made/--failed)"
+        "(--tricks/--made/--failed/--short)"
     )
     assert nap.fails("hand 3 --by A --tricks 3 --made") == (
-        "Error: give the tricks taken or made/failed, not both (--tricks/--made/--failed)"
+        "Error: give the tricks taken or made/failed, not both (--tricks/--made/--failed/--short)"
     )
     assert nap.fails("hand 3 --by A --made --failed") == (
-        "Error: a deal is made or failed, not both (--tricks/--made/--failed)"
+        "Error: a deal is made or failed, not both (--tricks/--made/--failed/--short)"
     )
+    assert nap.fails("hand 3 --by A --short 2 --tricks 1") == (
+        "Error: give the tricks taken or how many short, not both "
+        "(--tricks/--made/--failed/--short)"
+    )
+    assert nap.fails("hand 3 --by A --short 2 --made") == (
+        "Error: a deal is made or failed, not both (--tricks/--made/--failed/--short)"
+    )
+    assert nap.fails("hand 3 --by A --short 4") == (
+        "Error: a bid of 3 tricks can be 1 to 3 short, not 4 (--tricks/--made/--failed/--short)"
+    )
+    nap("hand 3 --by A --made")
+    assert nap.fails("amend 1 --short 1 --tricks 2").endswith("(--tricks/--made/--failed/--short)")
+    # In the table's language too: the options are typed as they are in every language.
+    assert nap.fails("--lang ru hand 3 --by A") == (
+        "Ошибка: скажите, чем кончилась сдача: сколько взяток, сыграл или без, или кто "
+        "сделал ренонс (--tricks/--made/--failed/--short)"
+    )
+    assert nap.fails("--lang pl hand 3 --by A --short 1 --made").endswith(
+        "(--tricks/--made/--failed/--short)"
+    )
+    # None of them was written: deal 1 as it was recorded, and no other.
+    assert [(h["label"], h["outcome"]) for h in nap.json("hands --json")] == [("1", "made")]
 
 
 def test_a_player_who_left_is_told_apart_from_a_stranger(nap):

@@ -156,6 +156,7 @@ def test_a_short_form_typed_outside_play_reads_as_a_hand_command():
         ("nap 3 --by cat --made", "--by"),
         ("nap ann 5 --tricks 2", "--tricks"),  # 5 tricks or 2?
         ("nap ann made --failed", "--failed"),
+        ("three ann 1 --short 2", "--short"),  # one trick taken, or two short (one taken)?
         ("ann four --by Cat --tricks 4", "--by"),  # Ann or Cat?
         ("four zzz -b cat -t 4", "-b"),
         ("4 dan revoke eve --revoke=ann", "--revoke=ann"),

@@ -284,6 +284,46 @@ def test_as_makes_one_session_anew_and_a_name_used_is_refused_with_the_way_out(h
             assert tx.sessions() == []
 
 
+def test_a_pot_carried_from_a_session_imported_while_open_is_refused_as_an_import(tmp_path):
+    """Friday imported while still being played, then closed at home carrying its pot
+    into saturday: the friday here is not brought up to date (docs/import.md), so
+    saturday's carry is refused, in an import's words (not `new --carry-from`'s, which
+    nobody typed), saying the way out, which then works."""
+    home = tmp_path / "home.db"
+    with Database(str(home)) as db, db.write() as tx:
+        tx.new_session("friday", load_preset("russian"), ["Ann", "Ben", "Cat"])
+        tx.session("friday").record(DealOptions(bid="3", by="Ann", failed=True))
+    with Database() as club:
+        import_(club, str(home))
+        with Database(str(home)) as db:
+            with db.write() as tx:
+                tx.session("friday").close("carry")
+            with db.write() as tx:
+                tx.new_session(
+                    "saturday", load_preset("russian"), ["Ann", "Ben", "Cat"], carry_from="friday"
+                )
+        with pytest.raises(NapError) as refused:
+            import_(club, str(home))
+        assert str(refused.value) == (
+            "session 'saturday' carries on the pot of session 'friday', but session 'friday' "
+            "was imported before its pot was carried; first import session 'friday' again, "
+            "with --as NAME"
+        )
+        assert refused.value.field is None  # no option of the command it is about
+        with club.read() as tx:
+            assert [b.session.name for b in tx.sessions()] == ["friday"]
+        import_(club, str(home), "friday", as_name="friday again")
+        done = import_(club, str(home))
+        assert [i.name for i in done.imported] == ["saturday"]
+        with club.read() as tx:
+            assert tx.session("saturday").history().carried_from == "friday again"
+            pot = tx.session("saturday").scoreboard().pot
+        with Database(str(home)) as db, db.read() as tx:
+            assert pot == tx.session("saturday").scoreboard().pot > 0  # friday's, carried
+        with club.read() as tx:
+            assert tx.verify().problems == []
+
+
 def test_an_import_of_an_import_keeps_the_first_source(home, tmp_path):
     with Database(str(tmp_path / "club.db")) as club:
         import_(club, str(home))

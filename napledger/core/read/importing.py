@@ -70,6 +70,17 @@ def carried_first(name: str, source: str) -> str:
     ).format(name=name, source=source)
 
 
+def carried_before(name: str, source: str) -> str:
+    """Session `name` carries on the pot of session `source`, which is here as it was before
+    its pot was carried (imported while still open, or before it closed that way): the copy
+    here is not brought up to date (docs/import.md), a new copy of it is."""
+    return _(
+        "session '{name}' carries on the pot of session '{source}', but session '{source}' "
+        "was imported before its pot was carried; first import session '{source}' again, "
+        "with --as NAME"
+    ).format(name=name, source=source)
+
+
 def not_exact(name: str, number: int | None) -> str:
     if number is None:
         return _(
