@@ -330,6 +330,70 @@ def nap() -> Nap:
     return Nap()
 
 
+# Module-scoped fixtures that cost seconds to build: Chromium (tests/web/conftest.py), the
+# evening printed through LibreOffice (tests/export/test_libreoffice.py), the ledger every
+# hostile line starts from (tests/cli/test_hostile_input.py); and the modules that use them.
+BUILT_ONCE_A_MODULE = frozenset({"browser", "printed", "template"})
+SHARING_MODULES = frozenset(
+    {
+        "tests/cli/test_hostile_input.py",
+        "tests/export/test_libreoffice.py",
+        "tests/web/test_browser.py",
+        "tests/web/test_keeper_live.py",
+        "tests/web/test_keepers_phone.py",
+        "tests/web/test_languages_browser.py",
+        "tests/web/test_phone_app.py",
+        "tests/web/test_tables.py",
+        "tests/web/test_whole_evening.py",
+    }
+)
+
+
+def _module(nodeid: str) -> str:
+    return nodeid.split("::")[0]
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The modules of SHARING_MODULES lead the run (see pytest_xdist_make_scheduler); a
+    module that starts to use a fixture of BUILT_ONCE_A_MODULE must join that list."""
+    unlisted = {
+        _module(item.nodeid)
+        for item in items
+        if BUILT_ONCE_A_MODULE & set(getattr(item, "fixturenames", ()))
+        and _module(item.nodeid) not in SHARING_MODULES
+    }
+    if unlisted:
+        raise pytest.UsageError(f"add {sorted(unlisted)} to SHARING_MODULES in tests/conftest.py")
+    first = [item for item in items if _module(item.nodeid) in SHARING_MODULES]
+    items[:] = first + [item for item in items if _module(item.nodeid) not in SHARING_MODULES]
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """`-n auto` sends each test on its own to the next free worker (xdist's `load`), except
+    that each module of SHARING_MODULES goes whole to one worker, first.
+
+    Spread over the three workers, such a module built its fixture on each of them (a
+    Chromium is a second of CPU, the printed evening a LibreOffice run), and its long
+    browser tests (the keeper's phone, the whole evening) came last, after everything
+    else, on one worker while the others had nothing left to do. Now each is built once
+    and the long ones start the run (the largest module first, then in the order
+    collected, which they lead) while the short tests fill in around them. (xdist's own
+    `--dist loadgroup` would do it with marks, but it loses its groups on pytest 9.2:
+    pytest-xdist issue #1386.)
+    """
+    if config.getvalue("dist") != "load":
+        return None  # another --dist asked for by name: xdist's own
+    from xdist.scheduler import LoadScopeScheduling
+
+    class SharingModulesWhole(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            module = _module(nodeid)
+            return module if module in SHARING_MODULES else nodeid
+
+    return SharingModulesWhole(config, log)
+
+
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """`-n auto`: one worker a core and one more. Many tests wait on a subprocess, a
     browser, a server or LibreOffice, and the extra worker keeps a core busy meanwhile;
