@@ -9,6 +9,7 @@ set, its pictures (docs/screenshots/phone-*.png) are written there.
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -37,6 +38,9 @@ class Serve:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
+            # The allocator it would start itself again on (napledger/allocator.py): one
+            # interpreter a start, not two (the restart itself: tests/web/test_serve.py).
+            env={**os.environ, "PYTHONMALLOC": "malloc"},
         )
         assert self.process.stdout is not None
         printed: dict[str, str] = {}

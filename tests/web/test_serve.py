@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import socket
 import stat
@@ -19,13 +20,18 @@ from napledger.web.keys import kept_secret, organiser_key, session_key
 from napledger.web.serve import announce, links
 
 
-def start(*args: str) -> tuple[subprocess.Popen[str], dict[str, str]]:
-    """The server started as a person would, and the links it printed, by their label."""
+def start(*args: str, restart: bool = False) -> tuple[subprocess.Popen[str], dict[str, str]]:
+    """The server started as a person would, and the links it printed, by their label.
+    Started on the allocator it would start itself again on (napledger/allocator.py), which
+    saves each test a second interpreter; `restart` lets it start itself again, as it does
+    for a person."""
+    env = dict(os.environ) if restart else {**os.environ, "PYTHONMALLOC": "malloc"}
     server = subprocess.Popen(
         [sys.executable, "-m", "napledger", "serve", "--port", "0", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        env=env,
     )
     assert server.stdout is not None
     printed: dict[str, str] = {}
@@ -39,7 +45,7 @@ def start(*args: str) -> tuple[subprocess.Popen[str], dict[str, str]]:
 
 def test_serve_prints_the_links_serves_them_and_stops_cleanly_on_ctrl_c(nap):
     nap("new fri --players Ann,Ben,Cat")
-    server, printed = start("--key", "our-table-secret")
+    server, printed = start("--key", "our-table-secret", restart=True)
     viewers, keeper = printed["Viewers"], printed["Scorekeeper"]
     try:
         assert viewers.startswith("http://127.0.0.1:") and viewers.endswith("/s/1")
