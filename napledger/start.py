@@ -10,7 +10,6 @@ from typing import Any
 
 from napledger.allocator import program
 from napledger.collector import defer_collector
-from napledger.interrupt import held
 
 
 def asked(argv: list[str]) -> str | None:
@@ -28,13 +27,6 @@ def asked(argv: list[str]) -> str | None:
 
 
 def main() -> None:
-    # Ctrl-C held until the command lets it through (napledger/interrupt.py): no traceback
-    # from a library half loaded, nor a restart of `serve` killed before it can answer.
-    with held():
-        begin()
-
-
-def begin() -> None:
     defer_collector()
     from napledger.core.errors import NapError
     from napledger.core.words import chosen, of_locale, use

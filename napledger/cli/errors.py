@@ -84,17 +84,6 @@ class NapGroup(TyperGroup):
 class NapCommand(TyperCommand):
     """A command whose `--help` frame speaks the table's language (see napledger/locale_frame.py)."""
 
-    # Whether the command lets Ctrl-C through itself, inside its own handler (`serve`):
-    # otherwise it is let through as the command is invoked (napledger/interrupt.py).
-    lets_ctrl_c_through = False
-
-    def invoke(self, ctx: Any) -> Any:
-        if not self.lets_ctrl_c_through:
-            from napledger.interrupt import let_through
-
-            let_through()
-        return super().invoke(ctx)
-
     def get_params(self, ctx: Any) -> list[Any]:
         return said_params(super().get_params(ctx))
 

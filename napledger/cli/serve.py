@@ -6,7 +6,6 @@ from typing import Annotated
 import typer
 
 from napledger.cli.app import SessionOpt, app
-from napledger.cli.errors import NapCommand
 from napledger.core.words import _, pgettext
 
 # The web server `serve` runs, handed in by the program's start (napledger/start.py), which
@@ -14,16 +13,8 @@ from napledger.core.words import _, pgettext
 server: Callable[..., None] | None = None
 
 
-class Serving(NapCommand):
-    """`serve` lets Ctrl-C through inside its own `except KeyboardInterrupt`
-    (napledger/web/serve.py): a Ctrl-C at any moment of its start stops it cleanly."""
-
-    lets_ctrl_c_through = True
-
-
 @app.command(
-    cls=Serving,
-    help=_("Serve the scoreboard to every phone at the table, and deal entry to the scorekeeper."),
+    help=_("Serve the scoreboard to every phone at the table, and deal entry to the scorekeeper.")
 )
 def serve(
     ctx: typer.Context,

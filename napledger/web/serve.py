@@ -14,7 +14,6 @@ from napledger.allocator import serve_on_malloc
 from napledger.core.errors import NapError
 from napledger.core.reasons import os_reason
 from napledger.core.words import _, speaking
-from napledger.interrupt import let_through
 from napledger.web.bounded import backlog, bounded_protocol, raise_file_limit
 from napledger.web.keys import kept_secret, organiser_key, session_key
 
@@ -153,29 +152,7 @@ def serve(
     rule_files: Sequence[str] = (),
     new_secret: bool = False,
 ) -> None:
-    """The server, until Ctrl-C: "Server stopped." whenever it is pressed, from the program's
-    first line (it is held until here: napledger/interrupt.py) to the server's last."""
-    try:
-        # First: a server that gives a flood's memory back (napledger.allocator). Ctrl-C
-        # is still held: one pressed during the restart waits for the new process.
-        serve_on_malloc()
-        let_through()  # a Ctrl-C pressed since the program started is answered here
-        run(db, session, lan, port, key, host, rule_files, new_secret)
-    except KeyboardInterrupt:
-        pass
-    print(_("Server stopped."), file=sys.stderr)
-
-
-def run(
-    db: str | None,
-    session: str | None,
-    lan: bool,
-    port: int,
-    key: str | None,
-    host: str | None,
-    rule_files: Sequence[str],
-    new_secret: bool,
-) -> None:
+    serve_on_malloc()  # first: a server that gives a flood's memory back (napledger.allocator)
     import uvicorn
 
     from napledger.core.read.games import house_rules
@@ -214,32 +191,35 @@ def run(
         host = "0.0.0.0" if lan else "127.0.0.1"
         shown = lan_address() if lan else "127.0.0.1"
     sock = listen(host, port)
-    with sock:  # closed however the server ends, Ctrl-C included
-        viewers, keeper, organiser = links(f"http://{shown}:{sock.getsockname()[1]}", sid, key)
-        announce(
-            viewers, keeper, organiser, lan, list(house), secret_said(made, kept_at, new_secret)
-        )
-        # Only our own names are answered: a site rebinding its name to this address (DNS
-        # rebinding) cannot read the pages through the visitor's browser.
-        app = create_app(db, key, hosts=("127.0.0.1", "localhost", shown), house=house)
+    viewers, keeper, organiser = links(f"http://{shown}:{sock.getsockname()[1]}", sid, key)
+    announce(viewers, keeper, organiser, lan, list(house), secret_said(made, kept_at, new_secret))
+    # Only our own names are answered: a site rebinding its name to this address (DNS
+    # rebinding) cannot read the pages through the visitor's browser.
+    app = create_app(db, key, hosts=("127.0.0.1", "localhost", shown), house=house)
 
-        class Server(uvicorn.Server):
-            def handle_exit(self, sig: int, frame: FrameType | None) -> None:
-                # Open live pages would otherwise hold the server until its timeout.
-                stop_live = getattr(app.state, "stop_live", None)
-                if stop_live is not None:
-                    stop_live()
-                super().handle_exit(sig, frame)
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            # Open live pages would otherwise hold the server until its timeout.
+            stop_live = getattr(app.state, "stop_live", None)
+            if stop_live is not None:
+                stop_live()
+            super().handle_exit(sig, frame)
 
-        config = uvicorn.Config(
-            app,
-            http=bounded_protocol(),  # slow or too many connections cannot lock the table out
-            backlog=backlog(),
-            log_level="warning",
-            access_log=False,  # the scorekeeper's link would be written to the log
-            timeout_graceful_shutdown=1,  # open live pages must not hold up Ctrl-C
-        )
+    config = uvicorn.Config(
+        app,
+        http=bounded_protocol(),  # slow or too many connections cannot lock the table out
+        backlog=backlog(),
+        log_level="warning",
+        access_log=False,  # the scorekeeper's link would be written to the log
+        timeout_graceful_shutdown=1,  # open live pages must not hold up Ctrl-C
+    )
+    try:
         # The page speaks as each request asks (words.speaking); where none does, English,
         # not the language this terminal speaks, which the lines printed here keep.
         with speaking("en"):
             Server(config).run(sockets=[sock])
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sock.close()
+    print(_("Server stopped."), file=sys.stderr)

@@ -3,8 +3,6 @@
 never runs without it."""
 
 import gc
-import signal
-import subprocess
 import sys
 
 import pytest
@@ -82,42 +80,3 @@ def test_only_the_program_starts_itself_again(started_again, monkeypatch):
     with allocator.program():
         allocator.serve_on_malloc()
     assert started_again == []
-
-
-def sigint_blocked() -> bool:
-    return signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, set())
-
-
-def test_serve_is_handed_ctrl_c_still_held_and_the_program_leaves_it_as_it_found_it(
-    nap, program, monkeypatch
-):
-    """The program holds Ctrl-C from its first line (napledger/interrupt.py); `serve` lets
-    it through only in its own handler (tests/web/test_serve.py), the other commands as
-    they are invoked (below); and the program leaves the signal as it found it, whatever
-    its command did (here the server never ran to let it through)."""
-    import napledger.web.serve
-
-    nap("new friday --players Ann,Ben,Cat")
-    seen = []
-    monkeypatch.setattr(napledger.web.serve, "serve", lambda *given: seen.append(sigint_blocked()))
-    assert program("serve") == 0
-    assert seen == [True]  # still held: serve lets it through itself
-    assert not sigint_blocked()
-
-
-def test_a_ctrl_c_pressed_as_a_command_starts_stops_it_before_it_does_anything(nap):
-    """Held while the program starts, a Ctrl-C is let through as the command is invoked:
-    the deal is not recorded, and there is no traceback from a library half loaded."""
-    nap("new friday --players Ann,Ben,Cat")
-    typed = subprocess.Popen(
-        [sys.executable, "-m", "napledger", "hand", "nap", "--by", "Ann", "--tricks", "5"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=lambda: signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}),
-    )
-    typed.send_signal(signal.SIGINT)  # at once: held until the command is invoked
-    out, err = typed.communicate(timeout=30)
-    assert (typed.returncode, out) == (130, "")
-    assert "Traceback" not in err and "unexpected" not in err
-    assert nap.json("hands --json") == []

@@ -74,35 +74,6 @@ def test_serve_prints_the_links_serves_them_and_stops_cleanly_on_ctrl_c(nap):
     assert "Server stopped." in err
 
 
-def ctrl_c_held() -> None:
-    """Run in the child before napledger starts: Ctrl-C blocked, as the program holds it
-    while it starts (napledger/interrupt.py), so one sent at once waits for its answer."""
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-
-
-def test_a_ctrl_c_while_the_server_starts_stops_it_cleanly(nap):
-    """Ctrl-C pressed as the server starts (its libraries loading, its restart on the C
-    library's allocator, the database opening, before a link is printed): "Server stopped."
-    and exit 0, never a traceback, "unexpected", or an exit that says it was killed."""
-    nap("new fri --players Ann,Ben,Cat")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "napledger", "serve", "--port", "0", "--key", "our-table-secret"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=ctrl_c_held,
-    )
-    server.send_signal(signal.SIGINT)  # at once: it waits through every step of the start
-    try:
-        out, err = server.communicate(timeout=30)
-    finally:
-        if server.poll() is None:  # a server that never answered it
-            server.kill()
-            server.communicate()
-    assert (server.returncode, err) == (0, "Server stopped.\n")
-    assert out == ""  # stopped before it listened: no link was given out
-
-
 def stopped(server: subprocess.Popen[str]) -> str:
     server.send_signal(signal.SIGINT)
     _, err = server.communicate(timeout=15)
