@@ -153,9 +153,10 @@ def _carry_target(tx: Transaction, key: str) -> str | None:
 
 
 def _carried_here(tx: Transaction, carry: str) -> bool:
-    """Whether session `carry` (an id here) is closed here carrying its pot."""
+    """Whether session `carry` (an id here) carried its pot, as the session's start asks
+    it (core.session.carried_pot): the same rule, said in an import's words."""
     row = tx.book.row(int(carry))
-    return row is not None and row.closed_at is not None and row.pot_to == "carry"
+    return row is not None and row.pot_to == "carry"
 
 
 def chosen(offered: Sequence[Offered], refs: Sequence[str]) -> list[Offered]:
