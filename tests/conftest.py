@@ -334,23 +334,19 @@ def nap() -> Nap:
 # evening printed through LibreOffice (tests/export/test_libreoffice.py), the ledger every
 # hostile line starts from (tests/cli/test_hostile_input.py); and the modules that use them.
 BUILT_ONCE_A_MODULE = frozenset({"browser", "printed", "template"})
-# The modules that use them, each with the unit of work it goes to a worker in, in the
-# order the units are sent. The keeper's phone and the phone kept as an app mostly wait
-# (for `serve` to start, and for Chromium to reconnect, 5 s after a dropped stream): one
-# worker takes both, one after the other, while the other two keep the cores busy;
-# spread over two workers, their waits overlapped and left a core idle.
-SHARING_MODULES = {
-    "tests/web/test_keepers_phone.py": "waits on reconnects",
-    "tests/web/test_phone_app.py": "waits on reconnects",
-    "tests/web/test_browser.py": "tests/web/test_browser.py",
-    "tests/web/test_whole_evening.py": "tests/web/test_whole_evening.py",
-    "tests/web/test_keeper_live.py": "tests/web/test_keeper_live.py",
-    "tests/export/test_libreoffice.py": "tests/export/test_libreoffice.py",
-    "tests/web/test_tables.py": "tests/web/test_tables.py",
-    "tests/web/test_languages_browser.py": "tests/web/test_languages_browser.py",
-    "tests/cli/test_hostile_input.py": "tests/cli/test_hostile_input.py",
-}
-_SENT_FIRST = {module: place for place, module in enumerate(SHARING_MODULES)}
+SHARING_MODULES = frozenset(
+    {
+        "tests/cli/test_hostile_input.py",
+        "tests/export/test_libreoffice.py",
+        "tests/web/test_browser.py",
+        "tests/web/test_keeper_live.py",
+        "tests/web/test_keepers_phone.py",
+        "tests/web/test_languages_browser.py",
+        "tests/web/test_phone_app.py",
+        "tests/web/test_tables.py",
+        "tests/web/test_whole_evening.py",
+    }
+)
 
 
 def _module(nodeid: str) -> str:
@@ -359,9 +355,8 @@ def _module(nodeid: str) -> str:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The modules of SHARING_MODULES lead the run, in its order (see
-    pytest_xdist_make_scheduler); a module that starts to use a fixture of
-    BUILT_ONCE_A_MODULE must join it."""
+    """The modules of SHARING_MODULES lead the run (see pytest_xdist_make_scheduler); a
+    module that starts to use a fixture of BUILT_ONCE_A_MODULE must join that list."""
     unlisted = {
         _module(item.nodeid)
         for item in items
@@ -370,21 +365,22 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     }
     if unlisted:
         raise pytest.UsageError(f"add {sorted(unlisted)} to SHARING_MODULES in tests/conftest.py")
-    last = len(SHARING_MODULES)
-    items.sort(key=lambda item: _SENT_FIRST.get(_module(item.nodeid), last))  # stable
+    first = [item for item in items if _module(item.nodeid) in SHARING_MODULES]
+    items[:] = first + [item for item in items if _module(item.nodeid) not in SHARING_MODULES]
 
 
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     """`-n auto` sends each test on its own to the next free worker (xdist's `load`), except
-    the modules of SHARING_MODULES: each goes whole to one worker (in its unit), first.
+    that each module of SHARING_MODULES goes whole to one worker, first.
 
     Spread over the three workers, such a module built its fixture on each of them (a
     Chromium is a second of CPU, the printed evening a LibreOffice run), and its long
     browser tests (the keeper's phone, the whole evening) came last, after everything
     else, on one worker while the others had nothing left to do. Now each is built once
-    and the long ones start the run, in the order of SHARING_MODULES, while the short
-    tests fill in around them. (xdist's own `--dist loadgroup` would group them by marks,
-    but it loses its groups on pytest 9.2: pytest-xdist issue #1386.)
+    and the long ones start the run (the largest module first, then in the order
+    collected, which they lead) while the short tests fill in around them. (xdist's own
+    `--dist loadgroup` would do it with marks, but it loses its groups on pytest 9.2:
+    pytest-xdist issue #1386.)
     """
     if config.getvalue("dist") != "load":
         return None  # another --dist asked for by name: xdist's own
@@ -392,10 +388,9 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
 
     class SharingModulesWhole(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
-            return SHARING_MODULES.get(_module(nodeid), nodeid)
+            module = _module(nodeid)
+            return module if module in SHARING_MODULES else nodeid
 
-    # The units in the order collected (SHARING_MODULES's), not the largest first.
-    config.option.loadscopereorder = False
     return SharingModulesWhole(config, log)
 
 
